@@ -1,0 +1,507 @@
+package bdd
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/dalzilio/rudd"
+)
+
+// ErrNodeLimit is wrapped by the error a [Manager] records when its node
+// table grows past the configured limit.
+var ErrNodeLimit = errors.New("BDD node limit reached")
+
+// Config sets the resources of a manager. Zero values select defaults.
+type Config struct {
+	NodeTable int // initial node table size (default 1<<16)
+	CacheSize int // initial operation cache size (default 1<<15)
+	MaxNodes  int // node limit; 0 means none
+}
+
+// Node is a BDD. Compare Nodes with [Node.Equal], never with ==.
+type Node struct{ n rudd.Node }
+
+// Equal reports whether a and b denote the same Boolean function.
+func (a Node) Equal(b Node) bool { return *a.n == *b.n }
+
+// IsFalse reports whether a is the constant false (the empty set).
+func (a Node) IsFalse() bool { return *a.n == 0 }
+
+// IsTrue reports whether a is the constant true.
+func (a Node) IsTrue() bool { return *a.n == 1 }
+
+// ID is the node's index in the table, canonical while the node is alive:
+// usable as a map key by callers that keep the node referenced.
+func (a Node) ID() int { return *a.n }
+
+// Manager owns the BDD node table of one layout.
+type Manager struct {
+	L        *Layout
+	b        *rudd.BDD
+	err      error
+	cfg      Config
+	ops      int
+	peak     int
+	tru, fls Node
+	vars     []Node // BDD variable i
+}
+
+// New freezes the layout and creates its manager.
+func New(l *Layout, cfg Config) (*Manager, error) {
+	if l.nbits == 0 {
+		l.Bool("_", 1) // rudd needs at least one variable
+	}
+	l.frozen = true
+	if cfg.NodeTable == 0 {
+		cfg.NodeTable = 1 << 16
+	}
+	if cfg.CacheSize == 0 {
+		cfg.CacheSize = 1 << 15
+	}
+	b, err := rudd.New(l.nbits, rudd.Nodesize(cfg.NodeTable), rudd.Cachesize(cfg.CacheSize), rudd.Cacheratio(25))
+	if err != nil {
+		return nil, fmt.Errorf("bdd: %v", err)
+	}
+	m := &Manager{L: l, b: b, cfg: cfg}
+	m.tru, m.fls = Node{b.True()}, Node{b.False()}
+	m.vars = make([]Node, l.nbits)
+	for i := range m.vars {
+		m.vars[i] = Node{b.Ithvar(i)}
+	}
+	return m, nil
+}
+
+// Err returns the first error the manager met, or nil. Once set, every
+// operation returns False.
+func (m *Manager) Err() error { return m.err }
+
+// SetErr records err as the manager's error if none is recorded yet; the
+// layers above use it to stop a computation (a node limit they check
+// themselves, a cancellation).
+func (m *Manager) SetErr(err error) {
+	if m.err == nil {
+		m.err = err
+	}
+}
+
+// wrap turns rudd's result into a Node, recording rudd's error if any.
+func (m *Manager) wrap(n rudd.Node) Node {
+	if m.err != nil {
+		return m.fls
+	}
+	if n == nil || m.b.Errored() {
+		m.err = fmt.Errorf("bdd: %s", m.b.Error())
+		return m.fls
+	}
+	m.ops++
+	if m.ops&1023 == 0 {
+		m.sample()
+	}
+	return Node{n}
+}
+
+// guard converts a panic inside rudd (it indexes with -1 when its table
+// cannot grow) into the manager's error.
+func (m *Manager) guard() {
+	if r := recover(); r != nil {
+		m.SetErr(fmt.Errorf("bdd: node table exhausted: %v", r))
+	}
+}
+
+// sample records the peak table occupancy and enforces MaxNodes.
+func (m *Manager) sample() {
+	used := m.Nodes()
+	if used > m.peak {
+		m.peak = used
+	}
+	if m.cfg.MaxNodes > 0 && used > m.cfg.MaxNodes {
+		m.SetErr(fmt.Errorf("bdd: %w (%d nodes)", ErrNodeLimit, m.cfg.MaxNodes))
+	}
+}
+
+// Check samples the node table now (operations sample it every 1024 results)
+// and returns Err.
+func (m *Manager) Check() error {
+	m.sample()
+	return m.err
+}
+
+// Nodes returns the number of nodes in use in the table (live nodes and
+// dead ones not yet collected).
+func (m *Manager) Nodes() int {
+	for _, line := range strings.Split(m.b.Stats(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "Used:"); ok {
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				n, _ := strconv.Atoi(f[0])
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// PeakNodes returns the largest table occupancy sampled so far.
+func (m *Manager) PeakNodes() int {
+	m.sample()
+	return m.peak
+}
+
+// True returns the constant true.
+func (m *Manager) True() Node { return m.tru }
+
+// False returns the constant false.
+func (m *Manager) False() Node { return m.fls }
+
+// Const returns true or false.
+func (m *Manager) Const(v bool) Node {
+	if v {
+		return m.tru
+	}
+	return m.fls
+}
+
+func (m *Manager) apply(a, b Node, op rudd.Operator) (r Node) {
+	if m.err != nil {
+		return m.fls
+	}
+	defer m.guard()
+	return m.wrap(m.b.Apply(a.n, b.n, op))
+}
+
+// And returns the conjunction of ns (true for none).
+func (m *Manager) And(ns ...Node) Node {
+	r := m.tru
+	for _, n := range ns {
+		r = m.apply(r, n, rudd.OPand)
+	}
+	return r
+}
+
+// Or returns the disjunction of ns (false for none).
+func (m *Manager) Or(ns ...Node) Node {
+	r := m.fls
+	for _, n := range ns {
+		r = m.apply(r, n, rudd.OPor)
+	}
+	return r
+}
+
+// Diff returns a AND NOT b. (rudd's OPdiff is wrong when a is false: it
+// returns b. So Diff is built from And and Not.)
+func (m *Manager) Diff(a, b Node) Node { return m.apply(a, m.Not(b), rudd.OPand) }
+
+// Imp returns a IMPLIES b.
+func (m *Manager) Imp(a, b Node) Node { return m.apply(a, b, rudd.OPimp) }
+
+// Equiv returns a IFF b.
+func (m *Manager) Equiv(a, b Node) Node { return m.apply(a, b, rudd.OPbiimp) }
+
+// Xor returns a XOR b.
+func (m *Manager) Xor(a, b Node) Node { return m.apply(a, b, rudd.OPxor) }
+
+// Not returns NOT a.
+func (m *Manager) Not(a Node) Node {
+	if m.err != nil {
+		return m.fls
+	}
+	defer m.guard()
+	return m.wrap(m.b.Not(a.n))
+}
+
+// Ite returns (c AND t) OR (NOT c AND e).
+func (m *Manager) Ite(c, t, e Node) Node {
+	if m.err != nil {
+		return m.fls
+	}
+	defer m.guard()
+	return m.wrap(m.b.Ite(c.n, t.n, e.n))
+}
+
+// Implies reports whether every assignment of a satisfies b.
+func (m *Manager) Implies(a, b Node) bool { return m.Diff(a, b).IsFalse() }
+
+// VarSet is a set of BDD variables, for quantification.
+type VarSet struct{ cube rudd.Node }
+
+// Set returns the set of all bits of the given variable copies.
+func (m *Manager) Set(refs ...Ref) VarSet {
+	var idx []int
+	for _, r := range refs {
+		for b := 0; b < m.L.Bits(r.Var); b++ {
+			idx = append(idx, m.L.index(r.Var, r.Copy, b))
+		}
+	}
+	return m.set(idx)
+}
+
+// SetOf returns the set of the variables a Vec is made of; every bit of v
+// must be a single BDD variable (as returned by [Manager.Vec]).
+func (m *Manager) SetOf(vs ...Vec) VarSet {
+	var idx []int
+	for _, v := range vs {
+		for _, n := range v {
+			idx = append(idx, m.b.Label(n.n))
+		}
+	}
+	return m.set(idx)
+}
+
+// Union returns the union of variable sets.
+func (m *Manager) Union(sets ...VarSet) VarSet {
+	c := m.tru
+	for _, s := range sets {
+		c = m.And(c, Node{s.cube})
+	}
+	return VarSet{c.n}
+}
+
+func (m *Manager) set(idx []int) VarSet {
+	c := m.tru
+	for _, i := range idx {
+		c = m.And(c, m.vars[i])
+	}
+	return VarSet{c.n}
+}
+
+// Exists returns a with the variables of s quantified existentially.
+func (m *Manager) Exists(a Node, s VarSet) Node {
+	if m.err != nil {
+		return m.fls
+	}
+	if *s.cube == 1 {
+		return a
+	}
+	defer m.guard()
+	return m.wrap(m.b.Exist(a.n, s.cube))
+}
+
+// AndExists returns EXISTS s. a AND b (the relational product), computed in
+// one pass.
+func (m *Manager) AndExists(a, b Node, s VarSet) Node {
+	if m.err != nil {
+		return m.fls
+	}
+	defer m.guard()
+	return m.wrap(m.b.AndExist(s.cube, a.n, b.n))
+}
+
+// Renaming maps variable copies to other copies of the same variables (or
+// other variables of equal width). Build it once with [Manager.Renaming].
+type Renaming struct{ r rudd.Replacer }
+
+// Renaming returns the renaming from[i] -> to[i]. The target copies must not
+// occur in a node that is renamed, and no copy may be both a source and a
+// target; violations are caller errors and panic.
+func (m *Manager) Renaming(from, to []Ref) *Renaming {
+	if len(from) != len(to) {
+		panic("bdd: renaming between blocks of different sizes")
+	}
+	var old, nw []int
+	for i := range from {
+		w := m.L.Bits(from[i].Var)
+		if w != m.L.Bits(to[i].Var) {
+			panic(fmt.Sprintf("bdd: renaming %s to %s of another width", m.L.Name(from[i].Var), m.L.Name(to[i].Var)))
+		}
+		for b := 0; b < w; b++ {
+			old = append(old, m.L.index(from[i].Var, from[i].Copy, b))
+			nw = append(nw, m.L.index(to[i].Var, to[i].Copy, b))
+		}
+	}
+	r, err := m.b.NewReplacer(old, nw)
+	if err != nil {
+		panic("bdd: " + err.Error())
+	}
+	return &Renaming{r}
+}
+
+// Rename applies r to a.
+func (m *Manager) Rename(a Node, r *Renaming) Node {
+	if m.err != nil {
+		return m.fls
+	}
+	defer m.guard()
+	return m.wrap(m.b.Replace(a.n, r.r))
+}
+
+// Bit returns the BDD of bit b of the variable copy r.
+func (m *Manager) Bit(r Ref, b int) Node { return m.vars[m.L.index(r.Var, r.Copy, b)] }
+
+// Vec returns the bits of the variable copy r, least significant first.
+func (m *Manager) Vec(r Ref) Vec {
+	v := make(Vec, m.L.Bits(r.Var))
+	for b := range v {
+		v[b] = m.Bit(r, b)
+	}
+	return v
+}
+
+// Value returns r == val. A value that does not fit r's width gives false.
+func (m *Manager) Value(r Ref, val uint64) Node { return m.Eq(m.Vec(r), m.ConstVec(val, m.L.Bits(r.Var))) }
+
+// CopyEq returns copy c1 == copy c2 for every variable in vars.
+func (m *Manager) CopyEq(c1, c2 int, vars ...Var) Node {
+	r := m.tru
+	// Build bottom-up in BDD order so that the conjunction stays linear.
+	for i := len(vars) - 1; i >= 0; i-- {
+		v := vars[i]
+		for b := m.L.Bits(v) - 1; b >= 0; b-- {
+			r = m.And(m.Equiv(m.Bit(Ref{v, c1}, b), m.Bit(Ref{v, c2}, b)), r)
+		}
+	}
+	return r
+}
+
+// ValidEnum restricts an enum variable copy to its valid values; for other
+// variables it returns true.
+func (m *Manager) ValidEnum(r Ref) Node {
+	n := m.L.EnumValues(r.Var)
+	if n == 0 || n == 1<<m.L.Bits(r.Var) {
+		return m.tru
+	}
+	return m.Lt(m.Vec(r), m.ConstVec(uint64(n), m.L.Bits(r.Var)))
+}
+
+// Ord returns the strict lexicographic order x < y between copy cx and copy
+// cy of vars, comparing bits in BDD variable order (the first BDD variable
+// is the most significant). It is a strict total order on valuations.
+func (m *Manager) Ord(cx, cy int, vars ...Var) Node {
+	type pair struct{ x, y int }
+	var bits []pair
+	for _, v := range vars {
+		for b := 0; b < m.L.Bits(v); b++ {
+			bits = append(bits, pair{m.L.index(v, cx, b), m.L.index(v, cy, b)})
+		}
+	}
+	// Sort by the position of x's bit; vars are usually given in order.
+	for i := 1; i < len(bits); i++ {
+		for j := i; j > 0 && bits[j].x < bits[j-1].x; j-- {
+			bits[j], bits[j-1] = bits[j-1], bits[j]
+		}
+	}
+	lt := m.fls
+	for i := len(bits) - 1; i >= 0; i-- {
+		x, y := m.vars[bits[i].x], m.vars[bits[i].y]
+		lt = m.Or(m.And(m.Not(x), y), m.And(m.Equiv(x, y), lt))
+	}
+	return lt
+}
+
+// SatCount returns the number of assignments of the given variable copies
+// that satisfy EXISTS (all other variables). a.
+func (m *Manager) SatCount(a Node, refs ...Ref) *big.Int {
+	keep := make([]bool, m.L.nbits)
+	k := 0
+	for _, r := range refs {
+		for b := 0; b < m.L.Bits(r.Var); b++ {
+			i := m.L.index(r.Var, r.Copy, b)
+			if !keep[i] {
+				keep[i] = true
+				k++
+			}
+		}
+	}
+	var other []int
+	for i, kp := range keep {
+		if !kp {
+			other = append(other, i)
+		}
+	}
+	p := m.Exists(a, m.set(other))
+	if m.err != nil {
+		return new(big.Int)
+	}
+	c := m.b.Satcount(p.n)
+	return c.Rsh(c, uint(len(other)))
+}
+
+// Enumerate calls fn with the values of fields, in ascending lexicographic
+// order (the first field most significant), for every valuation of the
+// fields that can be extended to a satisfying assignment of a. Fields are
+// Vecs of at most 64 bits. It stops early when fn returns false.
+func (m *Manager) Enumerate(a Node, fields []Vec, fn func(vals []uint64) bool) {
+	vals := make([]uint64, len(fields))
+	var rec func(n Node, f, b int) bool
+	rec = func(n Node, f, b int) bool {
+		if n.IsFalse() || m.err != nil {
+			return true
+		}
+		if f == len(fields) {
+			return fn(vals)
+		}
+		if b < 0 {
+			if f+1 < len(fields) {
+				return rec(n, f+1, len(fields[f+1])-1)
+			}
+			return rec(n, f+1, 0)
+		}
+		bit := fields[f][b]
+		vals[f] &^= 1 << b
+		if !rec(m.Diff(n, bit), f, b-1) {
+			return false
+		}
+		vals[f] |= 1 << b
+		ok := rec(m.And(n, bit), f, b-1)
+		vals[f] &^= 1 << b
+		return ok
+	}
+	if len(fields) == 0 {
+		if !a.IsFalse() {
+			fn(vals)
+		}
+		return
+	}
+	rec(a, 0, len(fields[0])-1)
+}
+
+// Support returns the variable copies a depends on, in layout order.
+func (m *Manager) Support(a Node) []Ref {
+	seen := make([]bool, m.L.nbits)
+	_ = m.b.Allnodes(func(id, level, low, high int) error {
+		if id > 1 {
+			seen[level] = true
+		}
+		return nil
+	}, a.n)
+	var refs []Ref
+	last := Ref{-1, -1}
+	type key struct {
+		v Var
+		c int
+	}
+	got := map[key]bool{}
+	for i, s := range seen {
+		if !s {
+			continue
+		}
+		v, c, _ := m.L.locate(i)
+		got[key{v, c}] = true
+	}
+	for v := range m.L.vars {
+		for c := 0; c < m.L.vars[v].copies; c++ {
+			if got[key{Var(v), c}] {
+				r := Ref{Var(v), c}
+				if r != last {
+					refs = append(refs, r)
+					last = r
+				}
+			}
+		}
+	}
+	return refs
+}
+
+// Size returns the number of nodes of a (without the constants).
+func (m *Manager) Size(a Node) int {
+	n := 0
+	_ = m.b.Allnodes(func(id, level, low, high int) error {
+		if id > 1 {
+			n++
+		}
+		return nil
+	}, a.n)
+	return n
+}

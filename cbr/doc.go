@@ -1,0 +1,2 @@
+// Package cbr is the worklist driver of context-bounded reachability.
+package cbr

@@ -1,0 +1,2 @@
+// Package frontend compiles the .pds modelling language into a pds.Network.
+package frontend

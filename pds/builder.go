@@ -1,0 +1,256 @@
+package pds
+
+import (
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+)
+
+// Options configure a Builder.
+type Options struct {
+	// MaxThreads is the number of threads, initial and forked together, the
+	// network has room for (default 8). It matters only when the network
+	// forks: the layout then holds hidden variables for MaxThreads-1 slots.
+	MaxThreads int
+	// BDD configures the manager.
+	BDD bdd.Config
+}
+
+// DefaultMaxThreads is the default thread bound.
+const DefaultMaxThreads = 8
+
+// Builder builds a Network in two phases. First declare globals,
+// procedures with their parameters and locals, labels, threads and the
+// procedures that may be started as threads; then call Manager, which
+// fixes the BDD layout, and add rules (their relations are BDDs of that
+// manager). Build validates and returns the network.
+//
+// Builder methods panic when called out of phase or with foreign objects:
+// those are caller bugs. Malformed networks are reported by Build.
+type Builder struct {
+	net       *Network
+	opts      Options
+	frozen    bool
+	built     bool
+	spawnable []*Proc
+	isSpawn   map[*Proc]bool
+}
+
+// NewBuilder returns a builder with the given options.
+func NewBuilder(opts Options) *Builder {
+	if opts.MaxThreads == 0 {
+		opts.MaxThreads = DefaultMaxThreads
+	}
+	return &Builder{net: &Network{MaxThreads: opts.MaxThreads}, opts: opts, isSpawn: map[*Proc]bool{}}
+}
+
+func (b *Builder) declaring(what string) {
+	if b.frozen {
+		panic("pds: " + what + " after Manager: declarations come first")
+	}
+}
+
+// Global declares a global variable.
+func (b *Builder) Global(name string, t Type, init Init, pos Pos) *Global {
+	b.declaring("Global")
+	g := &Global{Index: len(b.net.Globals), Name: name, Type: t, Init: init, Pos: pos}
+	b.net.Globals = append(b.net.Globals, g)
+	return g
+}
+
+// Proc declares a procedure; result is nil for one without a value.
+func (b *Builder) Proc(name string, result *Type, pos Pos) *Proc {
+	b.declaring("Proc")
+	p := &Proc{Index: len(b.net.Procs), Name: name, Result: result, Pos: pos}
+	b.net.Procs = append(b.net.Procs, p)
+	return p
+}
+
+// Param declares the next parameter of p. Parameters precede locals.
+func (b *Builder) Param(p *Proc, name string, t Type, pos Pos) *Local {
+	if len(p.Locals) != len(p.Params) {
+		panic("pds: parameter " + name + " declared after a local of " + p.Name)
+	}
+	l := b.Local(p, name, t, pos)
+	l.Param = true
+	p.Params = append(p.Params, l)
+	return l
+}
+
+// Local declares a local variable of p.
+func (b *Builder) Local(p *Proc, name string, t Type, pos Pos) *Local {
+	b.declaring("Local")
+	l := &Local{Name: name, Type: t, Proc: p, Offset: p.Bits, Pos: pos}
+	p.Bits += t.Bits
+	p.Locals = append(p.Locals, l)
+	return l
+}
+
+// Label adds a control point to p. The first label of a procedure is its
+// entry unless SetEntry says otherwise.
+func (b *Builder) Label(p *Proc, name string, pos Pos) *Label {
+	l := &Label{ID: len(b.net.Labels), Name: name, Proc: p, Pos: pos}
+	b.net.Labels = append(b.net.Labels, l)
+	p.Labels = append(p.Labels, l)
+	if p.Entry == nil {
+		p.Entry = l
+	}
+	return l
+}
+
+// ErrorLabel adds a label whose reaching is an error of the given kind.
+func (b *Builder) ErrorLabel(p *Proc, name string, kind LabelKind, msg string, pos Pos) *Label {
+	l := b.Label(p, name, pos)
+	l.Kind = kind
+	l.Message = msg
+	return l
+}
+
+// SetEntry makes l the entry of its procedure.
+func (b *Builder) SetEntry(l *Label) { l.Proc.Entry = l }
+
+// Spawnable declares that p may be started by a fork rule. It must be said
+// before Manager, since the layout reserves variables for forked threads.
+func (b *Builder) Spawnable(p *Proc) {
+	b.declaring("Spawnable")
+	if !b.isSpawn[p] {
+		b.isSpawn[p] = true
+		b.spawnable = append(b.spawnable, p)
+	}
+}
+
+// Thread adds an initial thread with the given stack, bottom first.
+func (b *Builder) Thread(name string, stack ...Frame) *Thread {
+	t := &Thread{Index: len(b.net.Threads), Name: name, Stack: stack}
+	b.net.Threads = append(b.net.Threads, t)
+	return t
+}
+
+// Call returns the frame of a call of p with the given argument values:
+// parameters set, every other local 0.
+func Call(p *Proc, args ...uint64) Frame {
+	f := Frame{Label: p.Entry, Locals: make([]Init, len(p.Locals))}
+	for i, a := range args {
+		f.Locals[i] = Init{Value: a}
+	}
+	return f
+}
+
+// Manager fixes the layout (on its first call) and returns the BDD manager
+// in which relations are built.
+func (b *Builder) Manager() *bdd.Manager {
+	if b.frozen {
+		return b.net.M
+	}
+	b.frozen = true
+	n := b.net
+	lay := bdd.NewLayout()
+	for _, g := range n.Globals {
+		g.Var = lay.Uint(g.Name, g.Type.Bits, numGlobalCopies)
+	}
+	if len(b.spawnable) > 0 && n.MaxThreads > 1 {
+		n.slots = declareSlots(b, lay)
+	}
+	width := 1
+	for _, p := range n.Procs {
+		width = max(width, p.Bits)
+	}
+	for i := 0; i < width; i++ {
+		n.LocalBits = append(n.LocalBits, lay.Bool(fmt.Sprintf("l%d", i), numLocalCopies))
+	}
+	n.RetBits = 1
+	for _, p := range n.Procs {
+		if p.Result != nil {
+			n.RetBits = max(n.RetBits, p.Result.Bits)
+		}
+	}
+	n.RetVar = lay.Uint("ret", n.RetBits, 1)
+	m, err := bdd.New(lay, b.opts.BDD)
+	if err != nil {
+		panic(err) // only for an invalid variable count, a bug here
+	}
+	n.M = m
+	n.sets = newSets(n)
+	return m
+}
+
+// Net returns the network under construction, for the relation helpers
+// (GlobalVec, LocalVec, Unchanged, ...). It fixes the layout.
+func (b *Builder) Net() *Network {
+	b.Manager()
+	return b.net
+}
+
+func (b *Builder) rule(r *Rule) *Rule {
+	b.Manager()
+	if b.built {
+		panic("pds: rule added after Build")
+	}
+	r.Index = len(b.net.Rules)
+	b.net.Rules = append(b.net.Rules, r)
+	return r
+}
+
+// Step adds γ -> γ' with relation R(G, L, G', L'). Bits of the local block
+// outside to's procedure are constrained to zero in L' automatically.
+func (b *Builder) Step(from, to *Label, rel bdd.Node, pos Pos) *Rule {
+	n := b.Net()
+	rel = n.M.And(rel, n.padding(to.Proc, LNext))
+	return b.rule(&Rule{Kind: Step, From: from, To: to, Rel: rel, Pos: pos})
+}
+
+// Push adds a call γ -> γe γr with relation R(G, L, G', L', L''): L' the
+// callee's entry locals, L'' the caller's locals saved at the return point.
+func (b *Builder) Push(from, entry, ret *Label, rel bdd.Node, pos Pos) *Rule {
+	n := b.Net()
+	rel = n.M.And(rel, n.padding(entry.Proc, LNext), n.padding(ret.Proc, LSaved))
+	return b.rule(&Rule{Kind: Push, From: from, To: entry, Ret: ret, Rel: rel, Pos: pos})
+}
+
+// Pop adds a return γ -> ε with relation R(G, L, G', R).
+func (b *Builder) Pop(from *Label, rel bdd.Node, pos Pos) *Rule {
+	return b.rule(&Rule{Kind: Pop, From: from, Rel: rel, Pos: pos})
+}
+
+// Fork adds γ -> γ' that also starts a thread running child, with relation
+// R(G, L, G', L', L''), L'' the new thread's initial locals.
+func (b *Builder) Fork(from, to *Label, child *Proc, rel bdd.Node, pos Pos) *Rule {
+	n := b.Net()
+	rel = n.M.And(rel, n.padding(to.Proc, LNext), n.padding(child, LSaved))
+	return b.rule(&Rule{Kind: Fork, From: from, To: to, Child: child, Rel: rel, Pos: pos})
+}
+
+// SetRecv sets the receive relation Recv(G, R, L, G', L') of return point l.
+func (b *Builder) SetRecv(l *Label, rel bdd.Node) {
+	n := b.Net()
+	rel = n.M.And(rel, n.padding(l.Proc, LNext))
+	l.Recv = &rel
+}
+
+// Build validates the network and returns it.
+func (b *Builder) Build() (*Network, error) {
+	n := b.Net()
+	b.built = true
+	n.finishSlots()
+	n.index()
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *Network) index() {
+	n.byFrom = make([][]*Rule, len(n.Labels))
+	for _, r := range n.Rules {
+		n.byFrom[r.From.ID] = append(n.byFrom[r.From.ID], r)
+	}
+}
+
+// padding says that the bits of the local block outside p's locals are 0 in
+// copy c (they are never used, and fixing them keeps enumerations small).
+func (n *Network) padding(p *Proc, c int) bdd.Node {
+	if p == nil {
+		return n.M.True()
+	}
+	return n.M.Eq(n.BlockVec(p.Bits, len(n.LocalBits), c), n.M.ConstVec(0, len(n.LocalBits)-p.Bits))
+}

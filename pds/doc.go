@@ -1,0 +1,49 @@
+// Package pds is cbreach's program representation: a pushdown network of
+// threads that share global variables, each with its own call stack, and
+// symbolic rules whose relations are BDDs (DESIGN.md, "The model"; the
+// jMoped paper, Sections 2.1 and 4.1).
+//
+// # The model
+//
+// A stack symbol is a [Label] (a control point of a [Proc]) paired with a
+// valuation of that procedure's locals. Locals of every procedure share one
+// local block of BDD variables, each procedure using its first Proc.Bits
+// bits (as in Moped); bits a procedure does not use are zero in every
+// relation. Globals are one BDD variable each.
+//
+// Each variable has several copies (the constants GCur ... GStart2 and
+// LCur ... LLink). Rules use them as follows:
+//
+//	kind  shape          relation                          copies
+//	step  γ -> γ'        R(G, L, G', L')                   G GNext L LNext
+//	push  γ -> γe γr     R(G, L, G', Le, Lr)               G GNext L LNext(callee) LSaved(caller)
+//	pop   γ -> ε         R(G, L, G', R)                    G GNext L ret
+//	fork  γ -> γ' ▷ f    R(G, L, G', L', Lc)               G GNext L LNext LSaved(child)
+//	recv  (on label γr)  Recv(G, R, L, G', L')             G GNext L LNext ret
+//
+// The receive relation of a return point stores the returned value into
+// the caller's variable as part of the return step (DESIGN.md, "Return
+// values"); the register R is never a global.
+//
+// # Building
+//
+// A [Builder] works in two phases: declarations (globals, procedures,
+// locals, labels, threads, spawnable procedures), then [Builder.Manager]
+// fixes the BDD layout and rules are added with relations built in that
+// manager (helpers: [Network.GlobalVec], [Network.LocalVec],
+// [Network.Unchanged], [Network.LocalsUnchanged], ...). [Builder.Build]
+// runs [Network.Validate], which every test keeps on.
+//
+// # Threads and forks
+//
+// A fork rule stays a fork in the Network; the explicit semantics
+// (package pds/explicit) interprets it natively. The symbolic engine runs
+// [Network.WithThreadSlots], which compiles forks into steps on hidden
+// globals and dormant thread slots (see slots.go for the scheme and why it
+// is exact).
+//
+// # Printing
+//
+// [Network.Print] writes a deterministic text form with every relation
+// rendered by [Network.FormatRelation], for golden files and --print-rules.
+package pds

@@ -1,0 +1,284 @@
+package pds
+
+import (
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+)
+
+// Copies of the global variables (DESIGN.md, "BDD variable layout").
+const (
+	GCur    = iota // current values
+	GNext          // after a rule
+	GEntry         // at entry of the current frame
+	GLink          // a callee's entry values, on mid-state and epsilon labels
+	GStart         // at the start of the context (lazy splitting)
+	GStart2        // a second start copy, for binary relations on start globals
+	numGlobalCopies
+)
+
+// Copies of the local block.
+const (
+	LCur   = iota // current top frame
+	LNext         // after a rule: the new top
+	LSaved        // the frame saved below a push; a forked thread's locals
+	LEntry        // at entry of the current frame
+	LLink         // link: a callee's entry locals
+	numLocalCopies
+)
+
+// Pos is a source position. The zero Pos is unknown.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.Line == 0 && p.File == "":
+		return "-"
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// IsValid reports whether p names a line.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Kind is the kind of a type.
+type Kind uint8
+
+const (
+	Bool Kind = iota
+	Int
+	Enum
+)
+
+// Type is the type of a variable, a parameter or a result.
+type Type struct {
+	Kind   Kind
+	Bits   int      // width of an Int; encoding bits of an Enum; 1 for Bool
+	Name   string   // an Enum's type name
+	Values []string // an Enum's constants, in order
+}
+
+// BoolType is bool.
+func BoolType() Type { return Type{Kind: Bool, Bits: 1} }
+
+// IntType is int<bits>.
+func IntType(bits int) Type { return Type{Kind: Int, Bits: bits} }
+
+// EnumType is an enum with the given constants.
+func EnumType(name string, values ...string) Type {
+	return Type{Kind: Enum, Bits: bdd.BitsFor(len(values)), Name: name, Values: values}
+}
+
+func (t Type) String() string {
+	switch t.Kind {
+	case Bool:
+		return "bool"
+	case Int:
+		return fmt.Sprintf("int<%d>", t.Bits)
+	}
+	return t.Name
+}
+
+// Format prints value v of type t.
+func (t Type) Format(v uint64) string {
+	switch t.Kind {
+	case Bool:
+		if v != 0 {
+			return "true"
+		}
+		return "false"
+	case Enum:
+		if v < uint64(len(t.Values)) {
+			return t.Values[v]
+		}
+		return fmt.Sprintf("%s(%d)", t.Name, v)
+	}
+	return fmt.Sprint(v)
+}
+
+// numValues is the number of valid values of t.
+func (t Type) numValues() uint64 {
+	if t.Kind == Enum {
+		return uint64(len(t.Values))
+	}
+	return 1 << t.Bits
+}
+
+// Init is an initial value: a constant, or any value of the type.
+type Init struct {
+	Any   bool
+	Value uint64
+}
+
+// Global is a shared variable.
+type Global struct {
+	Index  int // position in Network.Globals
+	Name   string
+	Type   Type
+	Init   Init
+	Hidden bool // introduced by WithThreadSlots, not by the user
+	Pos    Pos
+	Var    bdd.Var // its BDD variable, with the global copies
+}
+
+// Local is a local variable or parameter of a procedure. Its bits occupy
+// [Offset, Offset+Type.Bits) of the local block.
+type Local struct {
+	Name   string
+	Type   Type
+	Proc   *Proc
+	Offset int
+	Param  bool
+	Pos    Pos
+}
+
+// Proc is a procedure.
+type Proc struct {
+	Index  int
+	Name   string
+	Params []*Local
+	Locals []*Local // parameters first, then the other locals
+	Result *Type    // nil when the procedure returns no value
+	Entry  *Label
+	Labels []*Label
+	Bits   int // bits of the local block the procedure uses
+	Pos    Pos
+}
+
+// LabelKind tells whether reaching a label is an error.
+type LabelKind uint8
+
+const (
+	Normal LabelKind = iota
+	Assert           // a failed assertion
+	Bounds           // an index out of range
+	Cutoff           // a start beyond the thread bound: the search is cut off
+)
+
+func (k LabelKind) String() string {
+	return [...]string{"normal", "assert", "bounds", "cutoff"}[k]
+}
+
+// IsError reports whether reaching a label of this kind is a violation.
+func (k LabelKind) IsError() bool { return k == Assert || k == Bounds }
+
+// Label is a control point of a procedure: the label part of a stack symbol.
+type Label struct {
+	ID   int // index in Network.Labels
+	Name string
+	Proc *Proc
+	Kind LabelKind
+	Pos  Pos
+	// Recv, when set, is the receive relation Recv(G, R, L, G', L') applied
+	// when a callee returns into this label (DESIGN.md, "Return values").
+	// Without it a return leaves globals and locals as they are.
+	Recv    *bdd.Node
+	Message string // for error labels: what failed, e.g. the assertion text
+}
+
+func (l *Label) String() string { return l.Name }
+
+// RuleKind is the kind of a rule.
+type RuleKind uint8
+
+const (
+	Step RuleKind = iota // γ -> γ'          R(G, L, G', L')
+	Push                 // γ -> γe γr       R(G, L, G', L'=callee entry, L''=caller saved)
+	Pop                  // γ -> ε           R(G, L, G', R)
+	Fork                 // γ -> γ' ▷ child  R(G, L, G', L', L''=child's locals)
+)
+
+func (k RuleKind) String() string { return [...]string{"step", "push", "pop", "fork"}[k] }
+
+// Rule is a symbolic rule.
+type Rule struct {
+	Index int
+	Kind  RuleKind
+	From  *Label
+	To    *Label // Step, Fork: the new top; Push: the callee's entry
+	Ret   *Label // Push: the return point saved below
+	Child *Proc  // Fork: the procedure the new thread runs
+	Rel   bdd.Node
+	Pos   Pos
+}
+
+// Frame is one stack frame of an initial configuration.
+type Frame struct {
+	Label  *Label
+	Locals []Init // by the index in Label.Proc.Locals
+}
+
+// Thread is a thread of the initial configuration (or, after
+// WithThreadSlots, a slot a forked thread will occupy).
+type Thread struct {
+	Index int
+	Name  string
+	Stack []Frame // bottom first
+	Slot  bool    // a dormant slot for a forked thread
+}
+
+// Network is a pushdown network with its BDD space. Build it with a
+// [Builder]; after Build it is read-only.
+type Network struct {
+	M       *bdd.Manager
+	Globals []*Global
+	Procs   []*Proc
+	Labels  []*Label
+	Rules   []*Rule
+	Threads []*Thread
+
+	LocalBits []bdd.Var // the local block, one BDD variable per bit
+	RetVar    bdd.Var   // the return register R
+	RetBits   int
+
+	// MaxThreads is the number of threads the layout has room for
+	// (initial and forked together); see WithThreadSlots.
+	MaxThreads int
+	slots      *slotVars // hidden variables for forked threads, nil without forks
+
+	byFrom [][]*Rule
+	sets   *Sets
+}
+
+// RulesFrom returns the rules whose left-hand side is l, in rule order.
+func (n *Network) RulesFrom(l *Label) []*Rule { return n.byFrom[l.ID] }
+
+// GlobalVars returns the BDD variables of all globals, in order.
+func (n *Network) GlobalVars() []bdd.Var {
+	vs := make([]bdd.Var, len(n.Globals))
+	for i, g := range n.Globals {
+		vs[i] = g.Var
+	}
+	return vs
+}
+
+// GlobalVec returns copy c of global g.
+func (n *Network) GlobalVec(g *Global, c int) bdd.Vec { return n.M.Vec(bdd.Ref{Var: g.Var, Copy: c}) }
+
+// LocalVec returns copy c of local l.
+func (n *Network) LocalVec(l *Local, c int) bdd.Vec {
+	v := make(bdd.Vec, l.Type.Bits)
+	for i := range v {
+		v[i] = n.M.Bit(bdd.Ref{Var: n.LocalBits[l.Offset+i], Copy: c}, 0)
+	}
+	return v
+}
+
+// BlockVec returns bits [lo, hi) of copy c of the local block.
+func (n *Network) BlockVec(lo, hi, c int) bdd.Vec {
+	v := make(bdd.Vec, hi-lo)
+	for i := range v {
+		v[i] = n.M.Bit(bdd.Ref{Var: n.LocalBits[lo+i], Copy: c}, 0)
+	}
+	return v
+}
+
+// RetVec returns the return register, resized to width bits.
+func (n *Network) RetVec(width int) bdd.Vec {
+	return n.M.Resize(n.M.Vec(bdd.Ref{Var: n.RetVar}), width)
+}

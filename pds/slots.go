@@ -1,0 +1,234 @@
+package pds
+
+import (
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+)
+
+// Thread creation (DESIGN.md, "Threads and forks").
+//
+// View tuples correlate threads only through the globals, so a forked
+// thread must not exist in a tuple where its parent has not forked yet, and
+// its arguments must stay paired with the parent state that passed them.
+// The exact scheme used here: a fixed number of thread slots. A slot not
+// yet started is a dormant thread whose only rules wake it when a hidden
+// global says it was created. The fork rule of the parent writes, in the
+// same step, the slot counter, the procedure to run and the child's locals
+// into hidden per-slot globals; the woken thread reads them into its
+// locals and clears them in its first step. A start when every slot is
+// taken leads the parent to a Cutoff label: the search is cut off there,
+// and the verdict cannot be SAFE.
+
+// slotVars are the hidden globals of the slots.
+type slotVars struct {
+	created *Global     // number of forked threads so far
+	proc    []*Global   // per slot: 0 none, 1+i the i-th spawnable procedure
+	args    [][]*Global // per slot: the child's local block, one bit each
+	spawn   []*Proc
+	dormant []*Label // per slot
+	slotPrc *Proc    // the synthetic procedure of the dormant labels
+	cutoff  map[*Rule]*Label
+	hidden  []*Global
+}
+
+func declareSlots(b *Builder, lay *bdd.Layout) *slotVars {
+	n := b.net
+	capacity := n.MaxThreads - 1
+	sv := &slotVars{spawn: b.spawnable, cutoff: map[*Rule]*Label{}}
+	add := func(name string, t Type) *Global {
+		g := &Global{Index: len(n.Globals), Name: name, Type: t, Hidden: true}
+		g.Var = lay.Uint(name, t.Bits, numGlobalCopies)
+		n.Globals = append(n.Globals, g)
+		sv.hidden = append(sv.hidden, g)
+		return g
+	}
+	sv.created = add("$created", IntType(bdd.BitsFor(capacity+1)))
+	names := []string{"-"}
+	width := 0
+	for _, p := range b.spawnable {
+		names = append(names, p.Name)
+		width = max(width, p.Bits)
+	}
+	for s := 0; s < capacity; s++ {
+		sv.proc = append(sv.proc, add(fmt.Sprintf("$slot%d.proc", s), EnumType("$procs", names...)))
+		var bits []*Global
+		for i := 0; i < width; i++ {
+			bits = append(bits, add(fmt.Sprintf("$slot%d.l%d", s, i), BoolType()))
+		}
+		sv.args = append(sv.args, bits)
+	}
+	return sv
+}
+
+// finishSlots runs at Build: it makes every user relation keep the hidden
+// globals, and adds the dormant and cutoff labels.
+func (n *Network) finishSlots() {
+	sv := n.slots
+	if sv == nil {
+		return
+	}
+	vars := make([]bdd.Var, len(sv.hidden))
+	for i, g := range sv.hidden {
+		vars[i] = g.Var
+	}
+	keep := n.M.CopyEq(GCur, GNext, vars...)
+	for _, r := range n.Rules {
+		r.Rel = n.M.And(r.Rel, keep)
+	}
+	for _, l := range n.Labels {
+		if l.Recv != nil {
+			rel := n.M.And(*l.Recv, keep)
+			l.Recv = &rel
+		}
+	}
+	sv.slotPrc = &Proc{Index: len(n.Procs), Name: "$slot"}
+	n.Procs = append(n.Procs, sv.slotPrc)
+	newLabel := func(p *Proc, name string, kind LabelKind, pos Pos) *Label {
+		l := &Label{ID: len(n.Labels), Name: name, Proc: p, Kind: kind, Pos: pos}
+		n.Labels = append(n.Labels, l)
+		p.Labels = append(p.Labels, l)
+		if p.Entry == nil {
+			p.Entry = l
+		}
+		return l
+	}
+	for s := range sv.proc {
+		sv.dormant = append(sv.dormant, newLabel(sv.slotPrc, fmt.Sprintf("$dormant%d", s), Normal, Pos{}))
+	}
+	for _, r := range n.Rules {
+		if r.Kind == Fork {
+			sv.cutoff[r] = newLabel(r.From.Proc, fmt.Sprintf("%s$cutoff%d", r.From.Name, r.Index), Cutoff, r.Pos)
+		}
+	}
+}
+
+// HasForks reports whether the network has fork rules.
+func (n *Network) HasForks() bool { return n.slots != nil && len(n.slots.cutoff) > 0 }
+
+// IsDormant reports whether l is the label of a dormant thread slot.
+func (n *Network) IsDormant(l *Label) bool {
+	return n.slots != nil && l.Proc == n.slots.slotPrc
+}
+
+// SlotState decodes, from a valuation of the globals (by Global.Index),
+// whether slot s was given a thread that has not started yet, which
+// procedure it will run and the child's local block bits.
+func (n *Network) SlotState(globals []uint64, s int) (pending *Proc, locals []uint64) {
+	sv := n.slots
+	p := globals[sv.proc[s].Index]
+	if p == 0 {
+		return nil, nil
+	}
+	proc := sv.spawn[p-1]
+	locals = make([]uint64, len(sv.args[s]))
+	for i, g := range sv.args[s] {
+		locals[i] = globals[g.Index]
+	}
+	return proc, locals
+}
+
+// WithThreadSlots returns the network the symbolic engine runs: every fork
+// rule replaced by steps on the hidden slot globals, and one dormant thread
+// per slot, so that at most maxThreads threads exist (initial ones
+// included). Without fork rules it returns n itself. The result shares
+// globals, procedures and labels with n.
+func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
+	if !n.HasForks() {
+		return n, nil
+	}
+	if maxThreads > n.MaxThreads {
+		return nil, fmt.Errorf("pds: the network was built for at most %d threads, not %d", n.MaxThreads, maxThreads)
+	}
+	if maxThreads < len(n.Threads) {
+		return nil, fmt.Errorf("pds: %d initial threads exceed the thread bound %d", len(n.Threads), maxThreads)
+	}
+	sv := n.slots
+	d := maxThreads - len(n.Threads)
+	m := n.M
+	x := *n
+	x.Rules = nil
+	x.Threads = append([]*Thread(nil), n.Threads...)
+	add := func(r Rule) {
+		r.Index = len(x.Rules)
+		x.Rules = append(x.Rules, &r)
+	}
+	hiddenNext := make([]bdd.Ref, len(sv.hidden))
+	for i, g := range sv.hidden {
+		hiddenNext[i] = bdd.Ref{Var: g.Var, Copy: GNext}
+	}
+	hiddenNextSet := m.Set(hiddenNext...)
+	eq := func(g *Global, c int, v uint64) bdd.Node { return m.Value(bdd.Ref{Var: g.Var, Copy: c}, v) }
+	same := func(g *Global) bdd.Node { return m.CopyEq(GCur, GNext, g.Var) }
+	// keepExcept returns hidden' == hidden for every hidden global not in skip.
+	keepExcept := func(skip ...*Global) bdd.Node {
+		r := m.True()
+	next:
+		for _, g := range sv.hidden {
+			for _, s := range skip {
+				if s == g {
+					continue next
+				}
+			}
+			r = m.And(r, same(g))
+		}
+		return r
+	}
+	slotOf := map[*Proc]uint64{}
+	for i, p := range sv.spawn {
+		slotOf[p] = uint64(i + 1)
+	}
+	for _, r := range n.Rules {
+		if r.Kind != Fork {
+			add(*r)
+			continue
+		}
+		base := m.Exists(r.Rel, hiddenNextSet)
+		child := r.Child
+		alts := m.False()
+		for s := 0; s < d; s++ {
+			c := m.And(eq(sv.created, GCur, uint64(s)), eq(sv.created, GNext, uint64(s+1)), eq(sv.proc[s], GNext, slotOf[child]))
+			for i, g := range sv.args[s] {
+				if i < child.Bits {
+					c = m.And(c, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GNext}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LSaved}, 0)))
+				} else {
+					c = m.And(c, eq(g, GNext, 0))
+				}
+			}
+			skip := append([]*Global{sv.created, sv.proc[s]}, sv.args[s]...)
+			alts = m.Or(alts, m.And(c, keepExcept(skip...)))
+		}
+		rel := m.AndExists(base, alts, n.sets.L[LSaved])
+		add(Rule{Kind: Step, From: r.From, To: r.To, Rel: rel, Pos: r.Pos})
+		// A start with every slot taken: the parent stops at the cutoff label.
+		over := m.Exists(r.Rel, m.Union(n.sets.G[GNext], n.sets.L[LNext], n.sets.L[LSaved]))
+		over = m.And(over, eq(sv.created, GCur, uint64(d)), n.sets.GlobalsEq(GCur, GNext), n.sets.LocalsEq(LCur, LNext))
+		add(Rule{Kind: Step, From: r.From, To: sv.cutoff[r], Rel: over, Pos: r.Pos})
+	}
+	for s := 0; s < d; s++ {
+		skip := append([]*Global{sv.proc[s]}, sv.args[s]...)
+		others := n.Unchanged(skip...)
+		for _, p := range sv.spawn {
+			rel := m.And(eq(sv.proc[s], GCur, slotOf[p]), eq(sv.proc[s], GNext, 0), others)
+			for i, g := range sv.args[s] {
+				rel = m.And(rel, eq(g, GNext, 0))
+				if i < p.Bits {
+					rel = m.And(rel, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GCur}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
+				}
+			}
+			rel = m.And(rel, n.padding(p, LNext))
+			add(Rule{Kind: Step, From: sv.dormant[s], To: p.Entry, Rel: rel})
+		}
+		x.Threads = append(x.Threads, &Thread{
+			Index: len(x.Threads),
+			Name:  fmt.Sprintf("thread%d", len(x.Threads)),
+			Stack: []Frame{{Label: sv.dormant[s], Locals: nil}},
+			Slot:  true,
+		})
+	}
+	x.index()
+	if err := m.Err(); err != nil {
+		return nil, err
+	}
+	return &x, nil
+}
