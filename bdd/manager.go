@@ -340,7 +340,9 @@ func (m *Manager) Vec(r Ref) Vec {
 }
 
 // Value returns r == val. A value that does not fit r's width gives false.
-func (m *Manager) Value(r Ref, val uint64) Node { return m.Eq(m.Vec(r), m.ConstVec(val, m.L.Bits(r.Var))) }
+func (m *Manager) Value(r Ref, val uint64) Node {
+	return m.Eq(m.Vec(r), m.ConstVec(val, m.L.Bits(r.Var)))
+}
 
 // CopyEq returns copy c1 == copy c2 for every variable in vars.
 func (m *Manager) CopyEq(c1, c2 int, vars ...Var) Node {

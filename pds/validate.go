@@ -9,7 +9,10 @@ import (
 )
 
 // allowed copies per relation: bit masks over the copy numbers.
-type copies struct{ g, l uint; r bool }
+type copies struct {
+	g, l uint
+	r    bool
+}
 
 var allowed = map[string]copies{
 	"step": {g: 1<<GCur | 1<<GNext, l: 1<<LCur | 1<<LNext},
