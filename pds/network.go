@@ -200,7 +200,7 @@ type Rule struct {
 	Index int
 	Kind  RuleKind
 	From  *Label
-	To    *Label // Step, Fork: the new top; Push: the callee's entry
+	To    *Label // Step, Fork: the new top; Push: the pushed top (a callee's entry)
 	Ret   *Label // Push: the return point saved below
 	Child *Proc  // Fork: the procedure the new thread runs
 	Rel   bdd.Node

@@ -103,6 +103,15 @@ func (n *Network) finishSlots() {
 	}
 }
 
+// CutoffLabel returns the label a fork rule's thread goes to when every
+// thread slot is taken (nil for other rules).
+func (n *Network) CutoffLabel(r *Rule) *Label {
+	if n.slots == nil {
+		return nil
+	}
+	return n.slots.cutoff[r]
+}
+
 // HasForks reports whether the network has fork rules.
 func (n *Network) HasForks() bool { return n.slots != nil && len(n.slots.cutoff) > 0 }
 

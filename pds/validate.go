@@ -155,9 +155,6 @@ func (n *Network) Validate() error {
 				bad("%s: callee entry or return label missing or foreign", what)
 				continue
 			}
-			if r.To != r.To.Proc.Entry {
-				bad("%s: %s is not the entry of %s", what, r.To.Name, r.To.Proc.Name)
-			}
 			sameProc(r, r.From, r.Ret, "return point")
 			validOut(what, r.Rel, r.To.Proc, LNext)
 		case Pop:
