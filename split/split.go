@@ -1,0 +1,217 @@
+package split
+
+import (
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/symauto"
+)
+
+// Strategy selects how post* results are split into view tuples.
+type Strategy int
+
+const (
+	// Lazy splits by a safe partition of the start globals (the paper's
+	// Section 3): tuples may hold many global values.
+	Lazy Strategy = iota
+	// Eager keeps one global value per tuple (Qadeer and Rehof).
+	Eager
+)
+
+func (s Strategy) String() string {
+	if s == Eager {
+		return "eager"
+	}
+	return "lazy"
+}
+
+// Parse returns the strategy named "eager" or "lazy".
+func Parse(name string) (Strategy, error) {
+	switch name {
+	case "lazy":
+		return Lazy, nil
+	case "eager":
+		return Eager, nil
+	}
+	return Lazy, fmt.Errorf("split: unknown strategy %q (want eager or lazy)", name)
+}
+
+// Tuple is a view tuple: one view per thread, all over the same globals,
+// which Domain (over G) lists.
+type Tuple struct {
+	Views  []*symauto.Auto
+	Domain bdd.Node
+}
+
+// Splitter computes view tuples. It keeps the BDDs that do not depend on
+// the tuple (the order relation, the inequality of start copies).
+type Splitter struct {
+	Strategy Strategy
+	sp       *symauto.Space
+	lt       bdd.Node // Gs < Gt under the lexicographic order (Algorithm 2's L)
+	neq      bdd.Node // Gs != Gt
+	gvecs    []bdd.Vec
+}
+
+// New returns a splitter for the space.
+func New(s Strategy, sp *symauto.Space) *Splitter {
+	n, m := sp.Net, sp.M
+	x := &Splitter{Strategy: s, sp: sp}
+	vars := n.GlobalVars()
+	x.lt = m.Ord(pds.GStart, pds.GStart2, vars...)
+	x.neq = m.Not(m.CopyEq(pds.GStart, pds.GStart2, vars...))
+	for _, g := range n.Globals {
+		x.gvecs = append(x.gvecs, n.GlobalVec(g, pds.GCur))
+	}
+	return x
+}
+
+// Initial returns the initial tuples: the initial views as one tuple
+// (lazy), or one tuple per initial global value (eager).
+func (x *Splitter) Initial(views []*symauto.Auto) []Tuple {
+	m := x.sp.M
+	dom := m.True()
+	for _, v := range views {
+		dom = m.And(dom, v.Accepting())
+	}
+	if dom.IsFalse() {
+		return nil
+	}
+	if x.Strategy == Lazy {
+		return []Tuple{{Views: trimAll(views), Domain: dom}}
+	}
+	var ts []Tuple
+	for _, g := range x.values(dom) {
+		t := Tuple{Views: make([]*symauto.Auto, len(views)), Domain: g}
+		for i, v := range views {
+			t.Views[i] = v.RestrictGlobals(g)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+func trimAll(vs []*symauto.Auto) []*symauto.Auto {
+	out := make([]*symauto.Auto, len(vs))
+	for i, v := range vs {
+		out[i] = v.Trim()
+	}
+	return out
+}
+
+// values enumerates the global valuations in set (over G), each as the
+// BDD G == value, in ascending order of Enumerate.
+func (x *Splitter) values(set bdd.Node) []bdd.Node {
+	m := x.sp.M
+	var out []bdd.Node
+	m.Enumerate(set, x.gvecs, func(vals []uint64) bool {
+		g := m.True()
+		for i := len(vals) - 1; i >= 0; i-- {
+			g = m.And(m.Eq(x.gvecs[i], m.ConstVec(vals[i], len(x.gvecs[i]))), g)
+		}
+		out = append(out, g)
+		return true
+	})
+	return out
+}
+
+// Split returns the tuples that represent the result of one context of
+// thread active: t is the tuple before the context, post the saturated
+// tagged view of the active thread, changed the start globals whose post*
+// added something (symauto.Saturation.Changed), level the context level of
+// the new tuples. Start globals that are stale (nothing new) are dropped
+// first (DESIGN.md, "Stale start globals"); with none left there are no
+// new tuples.
+func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) []Tuple {
+	sp, m := x.sp, x.sp.M
+	u := post.Accepting() // U'(Gs, G)
+	live := m.And(changed, m.Exists(u, sp.S.G[pds.GCur]))
+	if live.IsFalse() {
+		return nil
+	}
+	var out []Tuple
+	emit := func(class, rel bdd.Node, restrictEnd bdd.Node) {
+		nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: m.Exists(rel, sp.StartSet())}
+		for i, v := range t.Views {
+			if i == active {
+				w := post.Restrict(class, level)
+				if !restrictEnd.IsTrue() {
+					w = w.RestrictGlobals(restrictEnd)
+				}
+				nt.Views[i] = w
+			} else {
+				nt.Views[i] = v.Rebase(rel)
+			}
+		}
+		out = append(out, nt)
+	}
+	if x.Strategy == Eager {
+		for _, gs := range x.values(sp.StartToCur(live)) {
+			class := sp.CurToStart(gs)
+			ends := m.Exists(m.And(u, class), sp.StartSet())
+			for _, g := range x.values(ends) {
+				emit(class, m.And(class, g), g)
+			}
+		}
+		return out
+	}
+	for _, class := range x.Partition(u, live) {
+		emit(class, m.And(class, u), m.True())
+	}
+	return out
+}
+
+// Confluence returns C(Gs, Gt): two distinct start globals from which the
+// active thread can reach a common global (the paper's Definition 2 and
+// Section 3.2), given U'(Gs, G).
+func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
+	sp, m := x.sp, x.sp.M
+	ut := sp.StartToStart2(u)
+	return m.And(x.neq, m.AndExists(u, ut, sp.S.G[pds.GCur]))
+}
+
+// Partition computes a safe partition of the start globals in live (over
+// Gs) by the paper's Algorithm 2, with BDD operations only: S = NOT C over
+// live x live; repeatedly take y0, the least element left under the
+// lexicographic order, F(x) = S(x, y0), and remove from F the smaller
+// element of every confluent pair in it until F is a clique of NOT C.
+// Classes come out in increasing order of their least elements, so runs
+// are deterministic.
+func (x *Splitter) Partition(u, live bdd.Node) []bdd.Node {
+	sp, m := x.sp, x.sp.M
+	liveT := sp.StartToStart2(live)
+	s := m.And(live, liveT, m.Not(x.Confluence(u))) // S(x, y), x in Gs, y in Gt
+	gt := sp.S.G[pds.GStart2]
+	gsSet := sp.StartSet()
+	var classes []bdd.Node
+	for !s.IsFalse() {
+		// Line 3: y0 is the least element left (over Gt).
+		left := m.Exists(s, gsSet) // over Gt
+		leftS := m.Rename(left, x.toStart())
+		// least(P)(y) = P(y) AND NOT EXISTS x. P(x) AND x < y
+		y0 := m.And(left, m.Not(m.AndExists(leftS, x.lt, gsSet)))
+		// Line 4: F(x) = S(x, y0).
+		f := m.AndExists(s, y0, gt)
+		for {
+			// Line 6: D(x, y) = L(x, y) AND F(x) AND F(y) AND NOT S(x, y),
+			// with L(x, y) = x < y; line 8 removes x.
+			fT := sp.StartToStart2(f)
+			d := m.And(x.lt, f, fT, m.Not(s))
+			if d.IsFalse() {
+				break
+			}
+			f = m.Diff(f, m.Exists(d, gt))
+		}
+		classes = append(classes, f)
+		// Line 11: S = S AND NOT F(x) AND NOT F(y).
+		s = m.And(s, m.Not(f), m.Not(sp.StartToStart2(f)))
+	}
+	return classes
+}
+
+// toStart renames Gt -> Gs.
+func (x *Splitter) toStart() *bdd.Renaming {
+	return x.sp.S.Renaming(pds.G(pds.GStart2, pds.GStart))
+}
+

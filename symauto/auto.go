@@ -1,0 +1,203 @@
+package symauto
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// State is a state of an automaton: Initial (p), Final (s), or a mid-state.
+type State int32
+
+const (
+	Initial State = 0 // p: every accepted word starts here
+	Final   State = 1 // s: every accepted word ends here
+)
+
+// StateName names a mid-state: post* creates one per (pushed label,
+// context level), so summaries of different contexts never mix. The
+// states that hold an initial stack of several frames have Init > 0 (the
+// depth of the frame below them) and Level 0.
+type StateName struct {
+	Label *pds.Label
+	Level int
+	Init  int
+}
+
+// Trans identifies a transition; Label is nil for an epsilon transition.
+type Trans struct {
+	From  State
+	Label *pds.Label
+	To    State
+}
+
+func labelID(l *pds.Label) int {
+	if l == nil {
+		return -1
+	}
+	return l.ID
+}
+
+func cmpTrans(a, b Trans) int {
+	if c := cmp.Compare(a.From, b.From); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(labelID(a.Label), labelID(b.Label)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.To, b.To)
+}
+
+// Auto is a P-automaton for the view of one thread: a regular set of
+// (global valuation, stack) configurations (DESIGN.md, "Symbolic automata
+// and post*"; POSTSTAR.md).
+//
+// Labels, by the kind of transition:
+//
+//	p -γ-> q       T(G, L, Ge, Le [, Gs])   current globals and top locals with
+//	                                       the entry values of γ's frame
+//	m -γ-> q       M(Gl, Ll, L, Ge, Le [, Gs]) for a callee entered with
+//	                                       (Gl, Ll): the caller's return point γ,
+//	                                       its locals, its own entry values
+//	p -ε-> m       E(G, R, Gl, Ll [, Gs])   a return from a frame entered with
+//	                                       (Gl, Ll): internal to post*
+//	p -ε-> s       F(G [, Gs])              the thread has finished
+//
+// Gs, the globals at the start of the context, appears only while lazy
+// splitting has tagged the automaton. An Auto is a value: operations that
+// change it return a new one and leave the receiver alone.
+type Auto struct {
+	sp     *Space
+	names  []StateName // by State; entries 0 and 1 unused
+	index  map[StateName]State
+	labels map[Trans]bdd.Node
+}
+
+func newAuto(sp *Space) *Auto {
+	return &Auto{sp: sp, names: make([]StateName, 2), index: map[StateName]State{}, labels: map[Trans]bdd.Node{}}
+}
+
+// clone returns a copy that can be changed independently.
+func (a *Auto) clone() *Auto {
+	b := &Auto{sp: a.sp, names: slices.Clone(a.names), index: make(map[StateName]State, len(a.index)), labels: make(map[Trans]bdd.Node, len(a.labels))}
+	for k, v := range a.index {
+		b.index[k] = v
+	}
+	for k, v := range a.labels {
+		b.labels[k] = v
+	}
+	return b
+}
+
+// state returns the mid-state of the given name, creating it.
+func (a *Auto) state(n StateName) State {
+	if s, ok := a.index[n]; ok {
+		return s
+	}
+	s := State(len(a.names))
+	a.names = append(a.names, n)
+	a.index[n] = s
+	return s
+}
+
+// Name returns the name of a mid-state.
+func (a *Auto) Name(s State) StateName { return a.names[s] }
+
+// NumStates returns the number of states, p and s included.
+func (a *Auto) NumStates() int { return len(a.names) }
+
+// Transitions returns the transitions with non-empty labels in a
+// deterministic order (by source, label, target; epsilon first).
+func (a *Auto) Transitions() []Trans {
+	ts := make([]Trans, 0, len(a.labels))
+	for t := range a.labels {
+		ts = append(ts, t)
+	}
+	slices.SortFunc(ts, cmpTrans)
+	return ts
+}
+
+// Label returns the label of t (false when absent).
+func (a *Auto) Label(t Trans) bdd.Node {
+	if l, ok := a.labels[t]; ok {
+		return l
+	}
+	return a.sp.M.False()
+}
+
+// Len returns the number of transitions.
+func (a *Auto) Len() int { return len(a.labels) }
+
+// set replaces the label of t, dropping it when empty.
+func (a *Auto) set(t Trans, l bdd.Node) {
+	if l.IsFalse() {
+		delete(a.labels, t)
+		return
+	}
+	a.labels[t] = l
+}
+
+// add ORs l into the label of t and returns the difference (new AND NOT
+// old), false when nothing is new.
+func (a *Auto) add(t Trans, l bdd.Node) bdd.Node {
+	m := a.sp.M
+	old, ok := a.labels[t]
+	if !ok {
+		if !l.IsFalse() {
+			a.labels[t] = l
+		}
+		return l
+	}
+	d := m.Diff(l, old)
+	if !d.IsFalse() {
+		a.labels[t] = m.Or(old, d)
+	}
+	return d
+}
+
+// Equal reports whether a and b have the same mid-states (by name) and
+// the same labels: a structural test, so equal automata accept the same
+// language (not conversely).
+func (a *Auto) Equal(b *Auto) bool {
+	if len(a.labels) != len(b.labels) {
+		return false
+	}
+	for t, l := range a.labels {
+		from, ok1 := b.mapState(a, t.From)
+		to, ok2 := b.mapState(a, t.To)
+		if !ok1 || !ok2 {
+			return false
+		}
+		bl, ok := b.labels[Trans{from, t.Label, to}]
+		if !ok || !bl.Equal(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapState returns b's state with the name a gives s.
+func (b *Auto) mapState(a *Auto, s State) (State, bool) {
+	if s == Initial || s == Final {
+		return s, true
+	}
+	x, ok := b.index[a.names[s]]
+	return x, ok
+}
+
+func (a *Auto) stateString(s State) string {
+	switch s {
+	case Initial:
+		return "p"
+	case Final:
+		return "s"
+	}
+	n := a.names[s]
+	if n.Init > 0 {
+		return fmt.Sprintf("i%d", n.Init)
+	}
+	return fmt.Sprintf("m(%s,%d)", n.Label.Name, n.Level)
+}

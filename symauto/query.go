@@ -1,0 +1,258 @@
+package symauto
+
+import (
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// acceptance computes, for every state q, the set of values from which
+// some word is accepted starting in q: for a mid-state, over its callee
+// entry copies (Gl, Ll [, Gs]); Final accepts from everything. It is a
+// backward fixpoint over states with BDD labels (mid-states can form
+// cycles through recursion), never a walk over words.
+func (a *Auto) acceptance() map[State]bdd.Node {
+	m := a.sp.M
+	acc := map[State]bdd.Node{}
+	// in(q) is Acc(q) over the copies a transition into q names its
+	// frame's entry values with: Ge, Le.
+	in := func(q State) bdd.Node {
+		if q == Final {
+			return m.True()
+		}
+		if x, ok := acc[q]; ok {
+			return m.Rename(x, a.sp.renLinkIn)
+		}
+		return m.False()
+	}
+	ts := a.Transitions()
+	for changed := true; changed; {
+		changed = false
+		for _, t := range ts {
+			if t.From == Initial || t.Label == nil {
+				continue
+			}
+			x := m.AndExists(a.labels[t], in(t.To), a.sp.lEntry)
+			old, ok := acc[t.From]
+			if !ok {
+				old = m.False()
+			}
+			if nw := m.Or(old, x); !nw.Equal(old) {
+				acc[t.From] = nw
+				changed = true
+			}
+		}
+	}
+	return acc
+}
+
+// Accepting returns the globals (G, and Gs when tagged) under which some
+// stack is accepted: U'(gs, g) of the paper's Section 3.2 for a tagged
+// post* result. A finished thread (empty stack) counts.
+func (a *Auto) Accepting() bdd.Node {
+	m := a.sp.M
+	acc := a.acceptance()
+	r := m.False()
+	for t, l := range a.labels {
+		if t.From != Initial {
+			continue
+		}
+		if t.Label == nil {
+			if t.To == Final {
+				r = m.Or(r, l)
+			}
+			continue
+		}
+		r = m.Or(r, a.acceptThrough(l, t.To, acc))
+	}
+	return r
+}
+
+func (a *Auto) acceptThrough(l bdd.Node, q State, acc map[State]bdd.Node) bdd.Node {
+	m := a.sp.M
+	in := m.True()
+	if q != Final {
+		x, ok := acc[q]
+		if !ok {
+			return m.False()
+		}
+		in = m.Rename(x, a.sp.renLinkIn)
+	}
+	return m.AndExists(l, in, a.sp.lEntry)
+}
+
+// TopGlobals returns the globals (G, and Gs when tagged) under which a
+// configuration with label l on top of the stack is accepted (error
+// detection).
+func (a *Auto) TopGlobals(l *pds.Label) bdd.Node {
+	m := a.sp.M
+	acc := a.acceptance()
+	r := m.False()
+	for _, t := range a.Transitions() {
+		if t.From == Initial && t.Label == l {
+			r = m.Or(r, a.acceptThrough(a.labels[t], t.To, acc))
+		}
+	}
+	return r
+}
+
+// Top is a label on top of some accepted stack with the globals (G, and
+// Gs when tagged) under which it is.
+type Top struct {
+	Label   *pds.Label
+	Globals bdd.Node
+}
+
+// Tops returns every label on top of an accepted stack, in label order,
+// with its globals; keep selects the labels to compute (nil: all).
+func (a *Auto) Tops(keep func(*pds.Label) bool) []Top {
+	m := a.sp.M
+	acc := a.acceptance()
+	var tops []Top
+	for _, t := range a.Transitions() {
+		if t.From != Initial || t.Label == nil || (keep != nil && !keep(t.Label)) {
+			continue
+		}
+		g := a.acceptThrough(a.labels[t], t.To, acc)
+		if g.IsFalse() {
+			continue
+		}
+		if n := len(tops); n > 0 && tops[n-1].Label == t.Label {
+			tops[n-1].Globals = m.Or(tops[n-1].Globals, g)
+		} else {
+			tops = append(tops, Top{t.Label, g})
+		}
+	}
+	return tops
+}
+
+// TopLabels returns the labels that are on top of some accepted stack, in
+// label order.
+func (a *Auto) TopLabels() []*pds.Label {
+	acc := a.acceptance()
+	var ls []*pds.Label
+	for _, t := range a.Transitions() {
+		if t.From == Initial && t.Label != nil && (len(ls) == 0 || ls[len(ls)-1] != t.Label) {
+			if !a.acceptThrough(a.labels[t], t.To, acc).IsFalse() {
+				ls = append(ls, t.Label)
+			}
+		}
+	}
+	return ls
+}
+
+// level returns the context level of a transition's source: the level
+// tagging may have touched (transitions leaving p, and mid-states of the
+// level).
+func (a *Auto) tagged(t Trans, level int) bool {
+	if t.From == Initial {
+		return true
+	}
+	n := a.names[t.From]
+	return n.Init == 0 && n.Level == level
+}
+
+// Tag returns the automaton restricted to the globals dom (over G) and
+// tagged with the start global: every transition leaving p gets Gs = G
+// (the paper's Section 3.2: the first copy of the globals is never changed
+// by a rule). Untagged mid-state transitions do not mention G.
+func (a *Auto) Tag(dom bdd.Node) *Auto {
+	m := a.sp.M
+	b := a.clone()
+	tag := m.And(dom, a.sp.startEqCur)
+	for t, l := range a.labels {
+		if t.From == Initial {
+			b.set(t, m.And(l, tag))
+		}
+	}
+	return b
+}
+
+// Restrict returns the automaton for the start globals in class (over
+// Gs): the paper's equation (2), V'(g', α') = EXISTS gs in class.
+// U(gs, g', α'), applied to every transition a context at this level can
+// have tagged (those leaving p and those leaving its mid-states). Empty
+// labels are dropped. The result no longer mentions Gs.
+func (a *Auto) Restrict(class bdd.Node, level int) *Auto {
+	m := a.sp.M
+	b := a.clone()
+	for t, l := range a.labels {
+		if a.tagged(t, level) {
+			b.set(t, m.AndExists(l, class, a.sp.start))
+		}
+	}
+	return b.Trim()
+}
+
+// Rebase returns the view of a thread that did not run, after the active
+// thread moved the globals: the paper's equation (1), V'(g', α) = EXISTS
+// gs. V(gs, α) AND rel(gs, g'), where rel (over Gs, G) is the class
+// restricted to U'. Only transitions leaving p mention G.
+func (a *Auto) Rebase(rel bdd.Node) *Auto {
+	m := a.sp.M
+	b := a.clone()
+	for t, l := range a.labels {
+		if t.From == Initial {
+			b.set(t, m.AndExists(m.Rename(l, a.sp.renCurStart), rel, a.sp.start))
+		}
+	}
+	return b.Trim()
+}
+
+// RestrictGlobals returns the automaton with every transition leaving p
+// restricted to the globals g (over G, and Gs when tagged).
+func (a *Auto) RestrictGlobals(g bdd.Node) *Auto {
+	m := a.sp.M
+	b := a.clone()
+	for t, l := range a.labels {
+		if t.From == Initial {
+			b.set(t, m.And(l, g))
+		}
+	}
+	return b.Trim()
+}
+
+// Trim removes transitions from which nothing is accepted and states that
+// cannot be reached from p, and renumbers the mid-states in order of
+// their old numbers, so that equal languages built the same way compare
+// Equal.
+func (a *Auto) Trim() *Auto {
+	acc := a.acceptance()
+	live := func(q State) bool {
+		if q == Final {
+			return true
+		}
+		_, ok := acc[q]
+		return ok && !acc[q].IsFalse()
+	}
+	reach := map[State]bool{Initial: true}
+	ts := a.Transitions()
+	for changed := true; changed; {
+		changed = false
+		for _, t := range ts {
+			if reach[t.From] && live(t.To) && !reach[t.To] {
+				reach[t.To] = true
+				changed = true
+			}
+		}
+	}
+	b := newAuto(a.sp)
+	renum := map[State]State{Initial: Initial, Final: Final}
+	for s := State(2); int(s) < len(a.names); s++ {
+		if reach[s] && live(s) {
+			renum[s] = b.state(a.names[s])
+		}
+	}
+	for _, t := range ts {
+		from, ok1 := renum[t.From]
+		to, ok2 := renum[t.To]
+		if ok1 && ok2 && (t.Label == nil || live(t.To)) {
+			b.labels[Trans{from, t.Label, to}] = a.labels[t]
+		}
+	}
+	return b
+}
+
+
+// Finished returns the globals (G, and Gs when tagged) under which the
+// thread has finished: its stack is empty.
+func (a *Auto) Finished() bdd.Node { return a.Label(Trans{Initial, nil, Final}) }
