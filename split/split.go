@@ -214,4 +214,3 @@ func (x *Splitter) Partition(u, live bdd.Node) []bdd.Node {
 func (x *Splitter) toStart() *bdd.Renaming {
 	return x.sp.S.Renaming(pds.G(pds.GStart2, pds.GStart))
 }
-

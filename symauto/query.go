@@ -252,7 +252,6 @@ func (a *Auto) Trim() *Auto {
 	return b
 }
 
-
 // Finished returns the globals (G, and Gs when tagged) under which the
 // thread has finished: its stack is empty.
 func (a *Auto) Finished() bdd.Node { return a.Label(Trans{Initial, nil, Final}) }
