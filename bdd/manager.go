@@ -341,7 +341,20 @@ func (m *Manager) Vec(r Ref) Vec {
 
 // Value returns r == val. A value that does not fit r's width gives false.
 func (m *Manager) Value(r Ref, val uint64) Node {
-	return m.Eq(m.Vec(r), m.ConstVec(val, m.L.Bits(r.Var)))
+	w := m.L.Bits(r.Var)
+	if val&^mask(w) != 0 {
+		// ConstVec would keep only the low bits of val.
+		return m.fls
+	}
+	return m.Eq(m.Vec(r), m.ConstVec(val, w))
+}
+
+// mask returns the value with the w low bits set.
+func mask(w int) uint64 {
+	if w >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<w - 1
 }
 
 // CopyEq returns copy c1 == copy c2 for every variable in vars.
@@ -459,37 +472,44 @@ func (m *Manager) Enumerate(a Node, fields []Vec, fn func(vals []uint64) bool) {
 	rec(a, 0, len(fields[0])-1)
 }
 
+// walk calls f with the level of every internal node of a, once each.
+// (rudd's Allnodes scans the whole node table under a lock; this follows
+// only a's nodes.)
+func (m *Manager) walk(a Node, f func(level int)) {
+	seen := map[int]bool{}
+	var rec func(n rudd.Node)
+	rec = func(n rudd.Node) {
+		if *n < 2 || seen[*n] {
+			return
+		}
+		seen[*n] = true
+		f(m.b.Label(n))
+		rec(m.b.Low(n))
+		rec(m.b.High(n))
+	}
+	rec(a.n)
+}
+
 // Support returns the variable copies a depends on, in layout order.
 func (m *Manager) Support(a Node) []Ref {
 	seen := make([]bool, m.L.nbits)
-	_ = m.b.Allnodes(func(id, level, low, high int) error {
-		if id > 1 {
-			seen[level] = true
-		}
-		return nil
-	}, a.n)
-	var refs []Ref
-	last := Ref{-1, -1}
+	m.walk(a, func(level int) { seen[level] = true })
 	type key struct {
 		v Var
 		c int
 	}
 	got := map[key]bool{}
 	for i, s := range seen {
-		if !s {
-			continue
+		if s {
+			v, c, _ := m.L.locate(i)
+			got[key{v, c}] = true
 		}
-		v, c, _ := m.L.locate(i)
-		got[key{v, c}] = true
 	}
+	var refs []Ref
 	for v := range m.L.vars {
 		for c := 0; c < m.L.vars[v].copies; c++ {
 			if got[key{Var(v), c}] {
-				r := Ref{Var(v), c}
-				if r != last {
-					refs = append(refs, r)
-					last = r
-				}
+				refs = append(refs, Ref{Var(v), c})
 			}
 		}
 	}
@@ -499,11 +519,6 @@ func (m *Manager) Support(a Node) []Ref {
 // Size returns the number of nodes of a (without the constants).
 func (m *Manager) Size(a Node) int {
 	n := 0
-	_ = m.b.Allnodes(func(id, level, low, high int) error {
-		if id > 1 {
-			n++
-		}
-		return nil
-	}, a.n)
+	m.walk(a, func(int) { n++ })
 	return n
 }

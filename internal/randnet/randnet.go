@@ -1,0 +1,261 @@
+// Package randnet generates small random pushdown networks for the
+// differential tests of the engine against the explicit reference
+// semantics. Every generated network passes pds.Validate.
+package randnet
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// Params bound the size of a generated network.
+type Params struct {
+	Threads    int  // initial threads (1 to 3)
+	GlobalBits int  // total bits of the globals (1 to 3), in one or two variables
+	Procs      int  // procedures (1 to 4)
+	Labels     int  // ordinary labels per procedure (2 to 6)
+	LocalBits  int  // at most this many local bits per procedure (0 to 2)
+	Rules      int  // rules per procedure
+	Recursive  bool // calls may go to any procedure; otherwise only to later ones
+	Forks      bool // add fork rules
+	Errors     bool // add assertion error labels
+	MaxThreads int  // thread bound of the network (forks)
+}
+
+type gen struct {
+	r   *rand.Rand
+	p   Params
+	b   *pds.Builder
+	n   *pds.Network
+	m   *bdd.Manager
+	gs  []*pds.Global
+	ps  []*pds.Proc
+	lbl map[*pds.Proc][]*pds.Label
+}
+
+// Generate returns the network of a seed.
+func Generate(seed uint64, p Params) (*pds.Network, error) {
+	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), p: p, lbl: map[*pds.Proc][]*pds.Label{}}
+	return g.build()
+}
+
+func (g *gen) build() (*pds.Network, error) {
+	r, p := g.r, g.p
+	g.b = pds.NewBuilder(pds.Options{MaxThreads: p.MaxThreads})
+	b := g.b
+	gb := max(1, p.GlobalBits)
+	if gb >= 2 && r.IntN(2) == 0 {
+		first := 1 + r.IntN(gb-1)
+		g.gs = append(g.gs, b.Global("x", pds.IntType(first), g.init(first), pds.Pos{}))
+		g.gs = append(g.gs, b.Global("y", pds.IntType(gb-first), g.init(gb-first), pds.Pos{}))
+	} else {
+		g.gs = append(g.gs, b.Global("x", pds.IntType(gb), g.init(gb), pds.Pos{}))
+	}
+	for i := 0; i < max(1, p.Procs); i++ {
+		var res *pds.Type
+		if r.IntN(2) == 0 {
+			t := pds.IntType(1 + r.IntN(2))
+			res = &t
+		}
+		pr := b.Proc(fmt.Sprintf("f%d", i), res, pds.Pos{})
+		bits := r.IntN(p.LocalBits + 1)
+		if bits > 0 {
+			if bits == 2 && r.IntN(2) == 0 {
+				b.Param(pr, "a", pds.IntType(1), pds.Pos{})
+				b.Local(pr, "b", pds.IntType(1), pds.Pos{})
+			} else {
+				b.Param(pr, "a", pds.IntType(bits), pds.Pos{})
+			}
+		}
+		g.ps = append(g.ps, pr)
+		for j := 0; j < max(2, p.Labels); j++ {
+			g.lbl[pr] = append(g.lbl[pr], b.Label(pr, fmt.Sprintf("f%d.%d", i, j), pds.Pos{}))
+		}
+		if p.Errors && r.IntN(2) == 0 {
+			g.lbl[pr] = append(g.lbl[pr], b.ErrorLabel(pr, fmt.Sprintf("f%d.err", i), pds.Assert, "random", pds.Pos{File: "rand", Line: i + 1, Col: 1}))
+		}
+	}
+	if p.Forks {
+		for _, pr := range g.ps[1:] {
+			b.Spawnable(pr)
+		}
+	}
+	for i := 0; i < max(1, p.Threads); i++ {
+		pr := g.ps[0]
+		if i > 0 && len(g.ps) > 1 && r.IntN(2) == 0 {
+			pr = g.ps[r.IntN(len(g.ps))]
+		}
+		args := make([]uint64, len(pr.Params))
+		for k, a := range pr.Params {
+			args[k] = r.Uint64N(1 << a.Type.Bits)
+		}
+		b.Thread(fmt.Sprintf("t%d", i), pds.Call(pr, args...))
+	}
+	g.m = b.Manager()
+	g.n = b.Net()
+	for _, pr := range g.ps {
+		g.rules(pr)
+	}
+	return b.Build()
+}
+
+func (g *gen) init(bits int) pds.Init {
+	if g.r.IntN(4) == 0 {
+		return pds.Init{Any: true}
+	}
+	return pds.Init{Value: g.r.Uint64N(1 << bits)}
+}
+
+// normal returns the non-error labels of p.
+func (g *gen) normal(p *pds.Proc) []*pds.Label {
+	var ls []*pds.Label
+	for _, l := range g.lbl[p] {
+		if l.Kind == pds.Normal {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
+func (g *gen) pick(ls []*pds.Label) *pds.Label { return ls[g.r.IntN(len(ls))] }
+
+// guard returns a random condition on the current globals and locals.
+func (g *gen) guard(p *pds.Proc) bdd.Node {
+	m, r := g.m, g.r
+	switch r.IntN(4) {
+	case 0:
+		gl := g.gs[r.IntN(len(g.gs))]
+		return m.Eq(g.n.GlobalVec(gl, pds.GCur), m.ConstVec(r.Uint64N(1<<gl.Type.Bits), gl.Type.Bits))
+	case 1:
+		if len(p.Locals) > 0 {
+			l := p.Locals[r.IntN(len(p.Locals))]
+			return m.Ne(g.n.LocalVec(l, pds.LCur), m.ConstVec(r.Uint64N(1<<l.Type.Bits), l.Type.Bits))
+		}
+	}
+	return m.True()
+}
+
+// update returns a random relation between a variable's current value
+// and its value in copy next: kept, a constant, incremented, anything.
+func (g *gen) update(cur, next bdd.Vec) bdd.Node {
+	m, r := g.m, g.r
+	switch r.IntN(6) {
+	case 0:
+		return m.Eq(next, m.ConstVec(r.Uint64N(1<<len(next)), len(next)))
+	case 1:
+		return m.Assign(next, m.Add(cur, m.ConstVec(1, len(cur))))
+	case 2:
+		return m.True()
+	}
+	return m.Eq(next, cur)
+}
+
+func (g *gen) globalsUpdate() bdd.Node {
+	r := g.m.True()
+	for _, gl := range g.gs {
+		r = g.m.And(r, g.update(g.n.GlobalVec(gl, pds.GCur), g.n.GlobalVec(gl, pds.GNext)))
+	}
+	return r
+}
+
+func (g *gen) keepGlobals() bdd.Node { return g.n.Unchanged() }
+
+// localsTo relates p's current locals to q's locals in copy c: when p ==
+// q by update, otherwise by constants or any values.
+func (g *gen) localsTo(p, q *pds.Proc, c int) bdd.Node {
+	m, r := g.m, g.r
+	res := m.True()
+	for _, l := range q.Locals {
+		next := g.n.LocalVec(l, c)
+		switch {
+		case p == q:
+			res = m.And(res, g.update(g.n.LocalVec(l, pds.LCur), next))
+		case len(p.Locals) > 0 && r.IntN(2) == 0:
+			src := p.Locals[r.IntN(len(p.Locals))]
+			res = m.And(res, m.Assign(next, g.n.LocalVec(src, pds.LCur)))
+		case r.IntN(3) == 0:
+			// any value
+		default:
+			res = m.And(res, m.Eq(next, m.ConstVec(r.Uint64N(1<<l.Type.Bits), l.Type.Bits)))
+		}
+	}
+	return res
+}
+
+func (g *gen) rules(p *pds.Proc) {
+	r, m, b := g.r, g.m, g.b
+	ls := g.normal(p)
+	idx := p.Index
+	for k := 0; k < max(1, g.p.Rules); k++ {
+		from := g.pick(ls)
+		switch x := r.IntN(10); {
+		case x < 5: // step, sometimes to the error label
+			to := g.pick(g.lbl[p])
+			rel := m.And(g.guard(p), m.Or(g.atom(p), g.atom(p)))
+			if to.Kind != pds.Normal {
+				rel = m.And(g.guard(p), g.keepGlobals())
+			}
+			b.Step(from, to, rel, pds.Pos{})
+		case x < 7: // push
+			var callees []*pds.Proc
+			for _, q := range g.ps {
+				if g.p.Recursive || q.Index > idx {
+					callees = append(callees, q)
+				}
+			}
+			if len(callees) == 0 {
+				continue
+			}
+			q := callees[r.IntN(len(callees))]
+			ret := g.pick(ls)
+			rel := m.And(g.guard(p), g.keepGlobals(), g.localsTo(p, q, pds.LNext), g.n.LocalsUnchanged(p, pds.LSaved))
+			b.Push(from, q.Entry, ret, rel, pds.Pos{})
+			if ret.Recv == nil && r.IntN(2) == 0 {
+				g.recv(ret)
+			}
+		case x < 9: // pop
+			rel := m.And(g.guard(p), g.globalsUpdate())
+			if p.Result != nil {
+				rv := g.n.RetVec(g.n.RetBits)
+				if len(p.Locals) > 0 && r.IntN(2) == 0 {
+					rel = m.And(rel, m.Assign(rv, g.n.LocalVec(p.Locals[0], pds.LCur)))
+				} else {
+					rel = m.And(rel, m.Assign(rv, m.ConstVec(r.Uint64N(1<<p.Result.Bits), p.Result.Bits)))
+				}
+			} else {
+				rel = m.And(rel, m.Assign(g.n.RetVec(g.n.RetBits), m.ConstVec(0, 1)))
+			}
+			b.Pop(from, rel, pds.Pos{})
+		default: // fork
+			if !g.p.Forks || len(g.ps) < 2 {
+				continue
+			}
+			q := g.ps[1+r.IntN(len(g.ps)-1)]
+			to := g.pick(ls)
+			rel := m.And(g.guard(p), g.keepGlobals(), g.n.LocalsUnchanged(p, pds.LNext), g.localsTo(p, q, pds.LSaved))
+			b.Fork(from, to, q, rel, pds.Pos{})
+		}
+	}
+}
+
+// atom is one alternative of a step: globals and locals updated at random.
+func (g *gen) atom(p *pds.Proc) bdd.Node {
+	return g.m.And(g.globalsUpdate(), g.localsTo(p, p, pds.LNext))
+}
+
+// recv gives a return point a receive relation: R into a local or a global.
+func (g *gen) recv(ret *pds.Label) {
+	m, r, n := g.m, g.r, g.n
+	p := ret.Proc
+	rv := n.M.Vec(bdd.Ref{Var: n.RetVar})
+	if len(p.Locals) > 0 && r.IntN(2) == 0 {
+		l := p.Locals[r.IntN(len(p.Locals))]
+		g.b.SetRecv(ret, m.And(n.Unchanged(), n.LocalsUnchanged(p, pds.LNext, l), m.Assign(n.LocalVec(l, pds.LNext), rv)))
+		return
+	}
+	gl := g.gs[r.IntN(len(g.gs))]
+	g.b.SetRecv(ret, m.And(n.Unchanged(gl), n.LocalsUnchanged(p, pds.LNext), m.Assign(n.GlobalVec(gl, pds.GNext), rv)))
+}
