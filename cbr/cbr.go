@@ -39,6 +39,11 @@ type Options struct {
 	OnProgress func(Progress)
 	// OnViolation, when set, is called with every violation when found.
 	OnViolation func(Found)
+	// OnTuple, when set, is called with every view tuple the analysis
+	// creates (the initial ones at level 0, then every split result) and
+	// the number of contexts that reached it. For tests and tools that
+	// inspect the reachable sets.
+	OnTuple func(level int, t split.Tuple)
 }
 
 // Progress reports how far an analysis is.
@@ -202,6 +207,9 @@ func (a *analysis) run() error {
 	var queue []item
 	for _, t := range a.splitter.Initial(views) {
 		queue = append(queue, item{level: 0, last: -1, tuple: t})
+		if a.opts.OnTuple != nil {
+			a.opts.OnTuple(0, t)
+		}
 	}
 	// Level 0: errors and targets in the initial configuration.
 	for _, it := range queue {
@@ -237,6 +245,9 @@ func (a *analysis) run() error {
 			if it.level+1 < k {
 				for _, t := range a.splitter.Split(it.tuple, i, post, changed, it.level+1) {
 					queue = append(queue, item{level: it.level + 1, last: i, tuple: t})
+					if a.opts.OnTuple != nil {
+						a.opts.OnTuple(it.level+1, t)
+					}
 				}
 				if err := a.net.M.Err(); err != nil {
 					return err

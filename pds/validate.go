@@ -103,18 +103,28 @@ func (n *Network) Validate() error {
 			}
 		}
 	}
-	validOut := func(what string, rel bdd.Node, p *Proc, lc int) {
+	// validOut checks that rel, applied to valid values (the globals and
+	// the locals of in, current copies), gives valid values to the globals
+	// and to the locals of each output procedure in its copy.
+	validOut := func(what string, rel bdd.Node, in *Proc, outs ...procCopy) {
+		for _, g := range n.Globals {
+			rel = n.M.And(rel, n.validType(n.GlobalVec(g, GCur), g.Type))
+		}
+		if in != nil {
+			for _, l := range in.Locals {
+				rel = n.M.And(rel, n.validType(n.LocalVec(l, LCur), l.Type))
+			}
+		}
 		for _, g := range n.Globals {
 			if v := n.validType(n.GlobalVec(g, GNext), g.Type); !n.M.Implies(rel, v) {
 				bad("%s: relation may give %s an invalid value", what, g.Name)
 			}
 		}
-		if p == nil {
-			return
-		}
-		for _, l := range p.Locals {
-			if v := n.validType(n.LocalVec(l, lc), l.Type); !n.M.Implies(rel, v) {
-				bad("%s: relation may give local %s an invalid value", what, l.Name)
+		for _, o := range outs {
+			for _, l := range o.p.Locals {
+				if v := n.validType(n.LocalVec(l, o.c), l.Type); !n.M.Implies(rel, v) {
+					bad("%s: relation may give local %s.%s an invalid value", what, l.Proc.Name, l.Name)
+				}
 			}
 		}
 	}
@@ -141,7 +151,15 @@ func (n *Network) Validate() error {
 				bad("%s: target label missing or foreign", what)
 				continue
 			}
-			sameProc(r, r.From, r.To, "target")
+			if r.Kind == Step && n.IsDormant(r.From) {
+				// WithThreadSlots: a dormant slot wakes at the entry of
+				// the procedure its thread runs.
+				if r.To != r.To.Proc.Entry {
+					bad("%s: a dormant slot must wake at a procedure entry, not %s", what, r.To)
+				}
+			} else {
+				sameProc(r, r.From, r.To, "target")
+			}
 			if r.Kind == Fork {
 				if r.Child == nil || r.Child.Entry == nil {
 					bad("%s: no child procedure", what)
@@ -149,16 +167,20 @@ func (n *Network) Validate() error {
 					bad("%s: procedure %s was not declared spawnable", what, r.Child.Name)
 				}
 			}
-			validOut(what, r.Rel, r.To.Proc, LNext)
+			outs := []procCopy{{r.To.Proc, LNext}}
+			if r.Kind == Fork && r.Child != nil {
+				outs = append(outs, procCopy{r.Child, LSaved})
+			}
+			validOut(what, r.Rel, r.From.Proc, outs...)
 		case Push:
 			if r.To == nil || r.Ret == nil || !inNet[r.To] || !inNet[r.Ret] {
 				bad("%s: callee entry or return label missing or foreign", what)
 				continue
 			}
 			sameProc(r, r.From, r.Ret, "return point")
-			validOut(what, r.Rel, r.To.Proc, LNext)
+			validOut(what, r.Rel, r.From.Proc, procCopy{r.To.Proc, LNext}, procCopy{r.Ret.Proc, LSaved})
 		case Pop:
-			validOut(what, r.Rel, nil, 0)
+			validOut(what, r.Rel, r.From.Proc)
 		}
 		checkSupport(what, r.Kind.String(), r.Rel)
 	}
@@ -166,7 +188,7 @@ func (n *Network) Validate() error {
 		if l.Recv != nil {
 			what := fmt.Sprintf("receive relation of %s", l.Name)
 			checkSupport(what, "recv", *l.Recv)
-			validOut(what, *l.Recv, l.Proc, LNext)
+			validOut(what, *l.Recv, l.Proc, procCopy{l.Proc, LNext})
 		}
 	}
 	if len(n.Threads) == 0 {
@@ -200,6 +222,12 @@ func (n *Network) Validate() error {
 		return errors.New("pds: invalid network:\n\t" + strings.Join(errs, "\n\t"))
 	}
 	return nil
+}
+
+// procCopy names the locals of a procedure in one copy of the local block.
+type procCopy struct {
+	p *Proc
+	c int
 }
 
 func contains[T comparable](xs []T, x T) bool {
