@@ -44,6 +44,10 @@ type Options struct {
 	// the number of contexts that reached it. For tests and tools that
 	// inspect the reachable sets.
 	OnTuple func(level int, t split.Tuple)
+	// KeepLast splits the post* results of the k-th context too and hands
+	// them to OnTuple (they are never processed further), so that OnTuple
+	// sees the whole reachable set within the bound.
+	KeepLast bool
 }
 
 // Progress reports how far an analysis is.
@@ -242,9 +246,11 @@ func (a *analysis) run() error {
 			if err := a.checkPost(it.tuple, i, post, it.level+1); err != nil {
 				return err
 			}
-			if it.level+1 < k {
+			if it.level+1 < k || a.opts.KeepLast {
 				for _, t := range a.splitter.Split(it.tuple, i, post, changed, it.level+1) {
-					queue = append(queue, item{level: it.level + 1, last: i, tuple: t})
+					if it.level+1 < k {
+						queue = append(queue, item{level: it.level + 1, last: i, tuple: t})
+					}
 					if a.opts.OnTuple != nil {
 						a.opts.OnTuple(it.level+1, t)
 					}
