@@ -74,6 +74,7 @@ type Auto struct {
 	names  []StateName // by State; entries 0 and 1 unused
 	index  map[StateName]State
 	labels map[Trans]bdd.Node
+	acc    map[State]bdd.Node // acceptance cache; nil when stale
 }
 
 func newAuto(sp *Space) *Auto {
@@ -82,7 +83,7 @@ func newAuto(sp *Space) *Auto {
 
 // clone returns a copy that can be changed independently.
 func (a *Auto) clone() *Auto {
-	b := &Auto{sp: a.sp, names: slices.Clone(a.names), index: make(map[StateName]State, len(a.index)), labels: make(map[Trans]bdd.Node, len(a.labels))}
+	b := &Auto{sp: a.sp, names: slices.Clone(a.names), index: make(map[StateName]State, len(a.index)), labels: make(map[Trans]bdd.Node, len(a.labels)), acc: a.acc}
 	for k, v := range a.index {
 		b.index[k] = v
 	}
@@ -133,6 +134,7 @@ func (a *Auto) Len() int { return len(a.labels) }
 
 // set replaces the label of t, dropping it when empty.
 func (a *Auto) set(t Trans, l bdd.Node) {
+	a.acc = nil
 	if l.IsFalse() {
 		delete(a.labels, t)
 		return
@@ -148,12 +150,14 @@ func (a *Auto) add(t Trans, l bdd.Node) bdd.Node {
 	if !ok {
 		if !l.IsFalse() {
 			a.labels[t] = l
+			a.acc = nil
 		}
 		return l
 	}
 	d := m.Diff(l, old)
 	if !d.IsFalse() {
 		a.labels[t] = m.Or(old, d)
+		a.acc = nil
 	}
 	return d
 }

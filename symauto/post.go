@@ -28,11 +28,11 @@ import (
 //     (DESIGN.md, "Return values").
 type Saturation struct {
 	sp      *Space
+	init    *Auto // the automaton saturation started from
 	a       *Auto
 	level   int
 	queue   []Trans
 	pending map[Trans]bdd.Node
-	changed bdd.Node
 	outMid  map[State][]Trans // transitions leaving each mid-state
 	steps   int
 	stopped bool
@@ -46,7 +46,7 @@ type Saturation struct {
 // NewSaturation prepares post* of a; a itself is not changed. Mid-states
 // created are named with the given context level.
 func NewSaturation(a *Auto, level int) *Saturation {
-	s := &Saturation{sp: a.sp, a: a.clone(), level: level, pending: map[Trans]bdd.Node{}, changed: a.sp.M.False(), outMid: map[State][]Trans{}}
+	s := &Saturation{sp: a.sp, init: a, a: a.clone(), level: level, pending: map[Trans]bdd.Node{}, outMid: map[State][]Trans{}}
 	// Schwoon, lines 1-4: every transition leaving p is on the worklist.
 	for _, t := range s.a.Transitions() {
 		switch {
@@ -68,10 +68,9 @@ func (s *Saturation) enqueue(t Trans, d bdd.Node) {
 	s.queue = append(s.queue, t)
 }
 
-// note records a non-empty difference added by a rule: it feeds the set
-// of start globals whose post* is not stale, and the early-stop hook.
+// note passes a non-empty difference added by a rule to the early-stop
+// hook.
 func (s *Saturation) note(t Trans, d bdd.Node) {
-	s.changed = s.sp.M.Or(s.changed, s.sp.M.Exists(d, s.sp.notStart))
 	if s.OnAdd != nil && t.From == Initial && !s.OnAdd(t, d) {
 		s.stopped = true
 	}
@@ -195,7 +194,24 @@ func (s *Saturation) Result() *Auto {
 // when the automaton was tagged; true or false otherwise). It
 // over-approximates the non-stale start globals (DESIGN.md, "Stale start
 // globals"): every difference a rule added, projected onto Gs.
-func (s *Saturation) Changed() bdd.Node { return s.changed }
+//
+// It is computed once, from the labels' growth: the union over transitions
+// of EXISTS (all but Gs). (label AND NOT initial label).
+func (s *Saturation) Changed() bdd.Node {
+	m := s.sp.M
+	grown := m.False()
+	for _, t := range s.a.Transitions() {
+		if t.Label == nil && t.To != Final {
+			continue // internal epsilon transitions are not configurations
+		}
+		d := s.a.labels[t]
+		if old, ok := s.init.labels[t]; ok {
+			d = m.Diff(d, old)
+		}
+		grown = m.Or(grown, m.Exists(d, s.sp.notStart))
+	}
+	return grown
+}
 
 // PostStar saturates a completely, checking ctx and the BDD manager every
 // 64 steps. It returns the result, the changed start globals, and an error

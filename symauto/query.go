@@ -11,6 +11,9 @@ import (
 // backward fixpoint over states with BDD labels (mid-states can form
 // cycles through recursion), never a walk over words.
 func (a *Auto) acceptance() map[State]bdd.Node {
+	if a.acc != nil {
+		return a.acc
+	}
 	m := a.sp.M
 	acc := map[State]bdd.Node{}
 	// in(q) is Acc(q) over the copies a transition into q names its
@@ -42,6 +45,7 @@ func (a *Auto) acceptance() map[State]bdd.Node {
 			}
 		}
 	}
+	a.acc = acc
 	return acc
 }
 

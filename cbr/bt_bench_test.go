@@ -1,0 +1,32 @@
+package cbr_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/split"
+)
+
+func benchModel(b *testing.B, file string, k int, s split.Strategy) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		net, err := frontend.Compile(file, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Stats.ViewTuples), "tuples")
+	}
+}
+
+func BenchmarkBluetoothLazy(b *testing.B)  { benchModel(b, "../frontend/testdata/bluetooth.pds", 5, split.Lazy) }
+func BenchmarkBluetoothEager(b *testing.B) { benchModel(b, "../frontend/testdata/bluetooth.pds", 5, split.Eager) }
