@@ -143,7 +143,13 @@ func (n *Network) SlotState(globals []uint64, s int) (pending *Proc, locals []ui
 // included). Without fork rules it returns n itself. The result shares
 // globals, procedures and labels with n.
 func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
-	if !n.HasForks() {
+	forks := false
+	for _, r := range n.Rules {
+		forks = forks || r.Kind == Fork
+	}
+	if !forks || n.slots == nil {
+		// No forks, or already compiled (HasForks is still true then, but
+		// slots must not be added twice).
 		return n, nil
 	}
 	if maxThreads > n.MaxThreads {

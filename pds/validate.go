@@ -23,10 +23,14 @@ var allowed = map[string]copies{
 }
 
 // Validate checks the network's invariants: every label belongs to exactly
-// one procedure, rules connect labels as their kind requires, relations
-// mention only the variable copies their kind allows and produce valid enum
-// values, error labels are dead ends, threads start on existing labels with
-// well-typed locals. Build calls it; tests call it on every network.
+// one procedure, rules connect labels as their kind requires (a step stays
+// in its procedure, except the wake-up steps of WithThreadSlots' dormant
+// slots, which go to a procedure entry), relations mention only the
+// variable copies their kind allows and, applied to valid values, produce
+// valid enum values in every output copy (globals, the new top's locals,
+// the saved frame's or the forked thread's locals), error labels are dead
+// ends, threads start on existing labels with well-typed locals. Build
+// calls it; tests call it on every network, slotted ones included.
 func (n *Network) Validate() error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }

@@ -1,0 +1,354 @@
+package explicit
+
+import (
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// DefaultMaxDepth is the stack depth cap when none is given.
+const DefaultMaxDepth = 16
+
+// numValues is the number of valid values of a type: the constants of an
+// enum, every value of the width otherwise.
+func numValues(t pds.Type) uint64 {
+	if t.Kind == pds.Enum {
+		return uint64(len(t.Values))
+	}
+	return 1 << t.Bits
+}
+
+// choices returns the values an initial value stands for.
+func choices(init pds.Init, t pds.Type) []uint64 {
+	if !init.Any {
+		return []uint64{init.Value}
+	}
+	vs := make([]uint64, numValues(t))
+	for i := range vs {
+		vs[i] = uint64(i)
+	}
+	return vs
+}
+
+// Initial returns the initial configurations of n: one for each combination
+// of the values that the "any" initial values (Init.Any) of globals and of
+// frame locals stand for (for an enum, only its constants). They come in
+// lexicographic order of the choices, globals first, then threads, frames
+// and locals in order.
+func Initial(n *pds.Network) []Config {
+	// One slot per value to choose, in a fixed order.
+	var slots [][]uint64
+	for _, g := range n.Globals {
+		slots = append(slots, choices(g.Init, g.Type))
+	}
+	for _, t := range n.Threads {
+		for _, f := range t.Stack {
+			for i, init := range f.Locals {
+				slots = append(slots, choices(init, f.Label.Proc.Locals[i].Type))
+			}
+		}
+	}
+	var out []Config
+	pick := make([]int, len(slots))
+	for {
+		// Build the configuration of the current pick.
+		vals := make([]uint64, len(slots))
+		for i, s := range slots {
+			vals[i] = s[pick[i]]
+		}
+		c := Config{Globals: vals[:len(n.Globals):len(n.Globals)], Threads: make([][]Frame, len(n.Threads))}
+		next := len(n.Globals)
+		for ti, t := range n.Threads {
+			c.Threads[ti] = make([]Frame, 0, len(t.Stack))
+			for _, f := range t.Stack {
+				locals := append([]uint64(nil), vals[next:next+len(f.Locals)]...)
+				next += len(f.Locals)
+				c.Threads[ti] = append(c.Threads[ti], Frame{Label: f.Label, Locals: locals})
+			}
+		}
+		out = append(out, c.clone())
+		// Advance the odometer, last slot fastest.
+		i := len(slots) - 1
+		for ; i >= 0; i-- {
+			pick[i]++
+			if pick[i] < len(slots[i]) {
+				break
+			}
+			pick[i] = 0
+		}
+		if i < 0 {
+			return out
+		}
+	}
+}
+
+// Relations are read by enumeration: the relation is conjoined with the
+// constants of the current state (globals in GCur, the top frame's locals in
+// LCur, zeros in the bits of the local block the procedure does not use),
+// and the satisfying values of the output copies are listed with
+// bdd.Manager.Enumerate. An output frame's unused bits must be zero too.
+
+// constraints builds (and remembers, since the same valuations recur in
+// many states) the constant constraints that select a state, and the
+// solutions of each rule from each (globals, top locals) it was applied to.
+type constraints struct {
+	n    *pds.Network
+	memo map[string]bdd.Node
+	sols map[string][][][]uint64
+}
+
+func newConstraints(n *pds.Network) *constraints {
+	return &constraints{n: n, memo: map[string]bdd.Node{}, sols: map[string][][][]uint64{}}
+}
+
+func (cs *constraints) remember(key string, build func() bdd.Node) bdd.Node {
+	if r, ok := cs.memo[key]; ok {
+		return r
+	}
+	r := build()
+	cs.memo[key] = r
+	return r
+}
+
+// globalsAre returns "copy c of the globals has the values vals".
+func (cs *constraints) globalsAre(c int, vals []uint64) bdd.Node {
+	return cs.remember(fmt.Sprint("G", c, vals), func() bdd.Node {
+		n, m := cs.n, cs.n.M
+		r := m.True()
+		for _, g := range n.Globals {
+			r = m.And(r, m.Eq(n.GlobalVec(g, c), m.ConstVec(vals[g.Index], g.Type.Bits)))
+		}
+		return r
+	})
+}
+
+// localsAre returns "copy c of the local block holds p's locals with the
+// values vals and zeros in the other bits".
+func (cs *constraints) localsAre(p *pds.Proc, c int, vals []uint64) bdd.Node {
+	return cs.remember(fmt.Sprint("L", p.Index, c, vals), func() bdd.Node {
+		n, m := cs.n, cs.n.M
+		r := cs.unused(p, c)
+		for i, l := range p.Locals {
+			r = m.And(r, m.Eq(n.LocalVec(l, c), m.ConstVec(vals[i], l.Type.Bits)))
+		}
+		return r
+	})
+}
+
+// unused returns "the bits of copy c of the local block that p's locals do
+// not occupy are zero".
+func (cs *constraints) unused(p *pds.Proc, c int) bdd.Node {
+	return cs.remember(fmt.Sprint("U", p.Index, c), func() bdd.Node {
+		n := cs.n
+		w := len(n.LocalBits)
+		return n.M.Eq(n.BlockVec(p.Bits, w, c), n.M.ConstVec(0, w-p.Bits))
+	})
+}
+
+// solutions returns enumerate(n, rel(), groups...), remembered under key:
+// the key must determine the relation and the groups. The result is shared
+// and must not be modified.
+func (cs *constraints) solutions(key string, rel func() bdd.Node, groups ...[]bdd.Vec) [][][]uint64 {
+	if sols, ok := cs.sols[key]; ok {
+		return sols
+	}
+	sols := enumerate(cs.n, rel(), groups...)
+	cs.sols[key] = sols
+	return sols
+}
+
+// retIs returns "the return register holds r".
+func (cs *constraints) retIs(r uint64) bdd.Node {
+	return cs.remember(fmt.Sprint("R", r), func() bdd.Node {
+		return cs.n.M.Eq(retVec(cs.n), cs.n.M.ConstVec(r, cs.n.RetBits))
+	})
+}
+
+func retVec(n *pds.Network) bdd.Vec { return n.M.Vec(bdd.Ref{Var: n.RetVar}) }
+
+func globalVecs(n *pds.Network, c int) []bdd.Vec {
+	vs := make([]bdd.Vec, len(n.Globals))
+	for i, g := range n.Globals {
+		vs[i] = n.GlobalVec(g, c)
+	}
+	return vs
+}
+
+func localVecs(n *pds.Network, p *pds.Proc, c int) []bdd.Vec {
+	vs := make([]bdd.Vec, len(p.Locals))
+	for i, l := range p.Locals {
+		vs[i] = n.LocalVec(l, c)
+	}
+	return vs
+}
+
+// enumerate lists the values of the groups of fields that satisfy rel, in
+// bdd.Manager.Enumerate's order; each solution is split by group.
+func enumerate(n *pds.Network, rel bdd.Node, groups ...[]bdd.Vec) [][][]uint64 {
+	var fields []bdd.Vec
+	for _, g := range groups {
+		fields = append(fields, g...)
+	}
+	var sols [][][]uint64
+	n.M.Enumerate(rel, fields, func(vals []uint64) bool {
+		sol := make([][]uint64, len(groups))
+		k := 0
+		for i, g := range groups {
+			sol[i] = append([]uint64{}, vals[k:k+len(g)]...)
+			k += len(g)
+		}
+		sols = append(sols, sol)
+		return true
+	})
+	if err := n.M.Err(); err != nil {
+		panic(bddError{err})
+	}
+	return sols
+}
+
+// Successors returns the configurations reached from c by one step of the
+// given thread, in a deterministic order (rules in the order of
+// n.RulesFrom, each rule's results in enumeration order) and without
+// duplicates. A finished thread has none.
+//
+// A push that would make the stack deeper than maxDepth is not taken and
+// sets capped. A fork taken when c already has maxThreads threads moves the
+// thread to n.CutoffLabel(rule) instead, with globals and locals unchanged,
+// and sets cutoff. maxThreads <= 0 means n.MaxThreads; maxDepth <= 0 means
+// DefaultMaxDepth. It panics when thread is not a thread of c.
+func Successors(n *pds.Network, c Config, thread int, maxThreads, maxDepth int) (succ []Config, cutoff, capped bool) {
+	return successors(newConstraints(n), c, thread, maxThreads, maxDepth)
+}
+
+func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int) (succ []Config, cutoff, capped bool) {
+	n := cs.n
+	if maxThreads <= 0 {
+		maxThreads = n.MaxThreads
+	}
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	if thread < 0 || thread >= len(c.Threads) {
+		panic(fmt.Sprintf("explicit: thread %d of a configuration with %d threads", thread, len(c.Threads)))
+	}
+	stack := c.Threads[thread]
+	if len(stack) == 0 {
+		return nil, false, false
+	}
+	m := n.M
+	top := stack[len(stack)-1]
+	here := func() bdd.Node {
+		return m.And(cs.globalsAre(pds.GCur, c.Globals), cs.localsAre(top.Label.Proc, pds.LCur, top.Locals))
+	}
+	// The solutions of a rule depend only on the rule, the globals and the
+	// top frame's locals; they are remembered under this key.
+	key := fmt.Sprint("rule", c.Globals, top.Locals)
+
+	seen := map[string]bool{}
+	emit := func(d Config) {
+		if k := d.Key(); !seen[k] {
+			seen[k] = true
+			succ = append(succ, d)
+		}
+	}
+	// with returns a copy of c with the given globals and the thread's stack
+	// cut to its keep bottom frames, followed by (copies of) frames.
+	with := func(globals []uint64, keep int, frames ...Frame) Config {
+		d := c.clone()
+		d.Globals = append([]uint64(nil), globals...)
+		d.Threads[thread] = d.Threads[thread][:keep:keep]
+		for _, f := range frames {
+			d.Threads[thread] = append(d.Threads[thread], Frame{f.Label, append([]uint64(nil), f.Locals...)})
+		}
+		return d
+	}
+	depth := len(stack)
+
+	for _, r := range n.RulesFrom(top.Label) {
+		key := fmt.Sprint(r.Index, key)
+		switch r.Kind {
+		case pds.Step:
+			// <g, (γ, l)> -> <g', (γ', l')>
+			sols := cs.solutions(key, func() bdd.Node {
+				return m.And(r.Rel, here(), cs.unused(r.To.Proc, pds.LNext))
+			}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext))
+			for _, sol := range sols {
+				emit(with(sol[0], depth-1, Frame{r.To, sol[1]}))
+			}
+
+		case pds.Push:
+			// <g, (γ, l)> -> <g', (γe, l') (γr, l'')>, γe on top
+			sols := cs.solutions(key, func() bdd.Node {
+				return m.And(r.Rel, here(), cs.unused(r.To.Proc, pds.LNext), cs.unused(r.Ret.Proc, pds.LSaved))
+			}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext), localVecs(n, r.Ret.Proc, pds.LSaved))
+			if depth+1 > maxDepth {
+				capped = capped || len(sols) > 0
+				continue
+			}
+			for _, sol := range sols {
+				emit(with(sol[0], depth-1, Frame{r.Ret, sol[2]}, Frame{r.To, sol[1]}))
+			}
+
+		case pds.Pop:
+			// <g, (γ, l)> -> <g', ε> returning r; then the return point
+			// (γr, lr) below receives r: Recv(g', r, lr, g'', lr').
+			sols := cs.solutions(key, func() bdd.Node {
+				return m.And(r.Rel, here())
+			}, globalVecs(n, pds.GNext), []bdd.Vec{retVec(n)})
+			for _, sol := range sols {
+				g2, ret := sol[0], sol[1][0]
+				if depth == 1 {
+					emit(with(g2, 0)) // the thread has finished
+					continue
+				}
+				caller := stack[depth-2]
+				if caller.Label.Recv == nil {
+					emit(with(g2, depth-1))
+					continue
+				}
+				p := caller.Label.Proc
+				recv := cs.solutions(fmt.Sprint("recv", caller.Label.ID, g2, ret, caller.Locals), func() bdd.Node {
+					return m.And(*caller.Label.Recv, cs.globalsAre(pds.GCur, g2), cs.retIs(ret),
+						cs.localsAre(p, pds.LCur, caller.Locals), cs.unused(p, pds.LNext))
+				}, globalVecs(n, pds.GNext), localVecs(n, p, pds.LNext))
+				for _, sol2 := range recv {
+					emit(with(sol2[0], depth-2, Frame{caller.Label, sol2[1]}))
+				}
+			}
+
+		case pds.Fork:
+			// <g, (γ, l)> -> <g', (γ', l')> and a new thread (child entry, l'')
+			sols := cs.solutions(key, func() bdd.Node {
+				return m.And(r.Rel, here(), cs.unused(r.To.Proc, pds.LNext), cs.unused(r.Child, pds.LSaved))
+			}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext), localVecs(n, r.Child, pds.LSaved))
+			if len(sols) > 0 && len(c.Threads) >= maxThreads {
+				cut := n.CutoffLabel(r)
+				if cut == nil {
+					panic(fmt.Sprintf("explicit: fork rule %d has no cutoff label", r.Index))
+				}
+				cutoff = true
+				emit(with(c.Globals, depth-1, Frame{cut, top.Locals}))
+				continue
+			}
+			for _, sol := range sols {
+				d := with(sol[0], depth-1, Frame{r.To, sol[1]})
+				d.Threads = append(d.Threads, []Frame{{r.Child.Entry, append([]uint64(nil), sol[2]...)}})
+				emit(d)
+			}
+
+		default:
+			panic(fmt.Sprintf("explicit: rule %d has unknown kind %d", r.Index, r.Kind))
+		}
+	}
+	if err := m.Err(); err != nil {
+		panic(bddError{err})
+	}
+	return succ, cutoff, capped
+}
+
+// bddError is the panic value of a BDD failure (a node limit) during an
+// enumeration; Explore turns it into its error.
+type bddError struct{ err error }
+
+func (e bddError) Error() string { return "explicit: " + e.err.Error() }
