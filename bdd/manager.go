@@ -47,6 +47,8 @@ type Manager struct {
 	peak     int
 	tru, fls Node
 	vars     []Node // BDD variable i
+
+	refs refs // node references, kept by this package (see refs.go)
 }
 
 // New freezes the layout and creates its manager.
@@ -65,11 +67,18 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bdd: %v", err)
 	}
+	rc, err := newRefCounter(b)
+	if err != nil {
+		return nil, err
+	}
 	m := &Manager{L: l, b: b, cfg: cfg}
+	m.refs = refs{rc: rc, owned: map[int]owned{}, varNode: map[int]bool{}, queue: &releases{}}
 	m.tru, m.fls = Node{b.True()}, Node{b.False()}
 	m.vars = make([]Node, l.nbits)
 	for i := range m.vars {
 		m.vars[i] = Node{b.Ithvar(i)}
+		m.refs.varNode[*b.Ithvar(i)] = true
+		m.refs.varNode[*b.NIthvar(i)] = true
 	}
 	return m, nil
 }
@@ -87,28 +96,50 @@ func (m *Manager) SetErr(err error) {
 	}
 }
 
-// wrap turns rudd's result into a Node, recording rudd's error if any.
-func (m *Manager) wrap(n rudd.Node) Node {
+// call runs one rudd operation and turns its result into a Node: False if
+// the manager has already failed, and False with the manager's error set if
+// rudd fails now, by returning nil, recording an error, or panicking (it
+// indexes with -1 when its table cannot grow).
+func (m *Manager) call(op func() rudd.Node) (r Node) {
 	if m.err != nil {
 		return m.fls
 	}
-	if n == nil || m.b.Errored() {
-		m.err = fmt.Errorf("bdd: %s", m.b.Error())
-		return m.fls
+	if m.refs.queue.pending.Load() {
+		m.release()
 	}
-	m.ops++
-	if m.ops&1023 == 0 {
-		m.sample()
-	}
-	return Node{n}
+	defer func() {
+		if p := recover(); p != nil {
+			m.SetErr(fmt.Errorf("bdd: node table exhausted: %v", p))
+			r = m.fls
+		}
+	}()
+	return m.wrap(op())
 }
 
-// guard converts a panic inside rudd (it indexes with -1 when its table
-// cannot grow) into the manager's error.
-func (m *Manager) guard() {
-	if r := recover(); r != nil {
-		m.SetErr(fmt.Errorf("bdd: node table exhausted: %v", r))
+// wrap turns rudd's result into a Node, recording rudd's error if any.
+func (m *Manager) wrap(n rudd.Node) Node {
+	if m.err == nil && (n == nil || m.b.Errored()) {
+		msg := m.b.Error()
+		if msg == "" {
+			msg = "operation failed without an error message"
+		}
+		m.err = fmt.Errorf("bdd: %s", msg)
 	}
+	if m.err == nil {
+		m.ops++
+		if m.ops&1023 == 0 {
+			m.sample()
+		}
+	}
+	if m.err != nil {
+		m.drop(n)
+		return m.fls
+	}
+	r, ok := m.own(n)
+	if !ok {
+		return m.fls
+	}
+	return r
 }
 
 // sample records the peak table occupancy and enforces MaxNodes.
@@ -164,12 +195,8 @@ func (m *Manager) Const(v bool) Node {
 	return m.fls
 }
 
-func (m *Manager) apply(a, b Node, op rudd.Operator) (r Node) {
-	if m.err != nil {
-		return m.fls
-	}
-	defer m.guard()
-	return m.wrap(m.b.Apply(a.n, b.n, op))
+func (m *Manager) apply(a, b Node, op rudd.Operator) Node {
+	return m.call(func() rudd.Node { return m.b.Apply(a.n, b.n, op) })
 }
 
 // And returns the conjunction of ns (true for none).
@@ -205,20 +232,12 @@ func (m *Manager) Xor(a, b Node) Node { return m.apply(a, b, rudd.OPxor) }
 
 // Not returns NOT a.
 func (m *Manager) Not(a Node) Node {
-	if m.err != nil {
-		return m.fls
-	}
-	defer m.guard()
-	return m.wrap(m.b.Not(a.n))
+	return m.call(func() rudd.Node { return m.b.Not(a.n) })
 }
 
 // Ite returns (c AND t) OR (NOT c AND e).
 func (m *Manager) Ite(c, t, e Node) Node {
-	if m.err != nil {
-		return m.fls
-	}
-	defer m.guard()
-	return m.wrap(m.b.Ite(c.n, t.n, e.n))
+	return m.call(func() rudd.Node { return m.b.Ite(c.n, t.n, e.n) })
 }
 
 // Implies reports whether every assignment of a satisfies b.
@@ -239,12 +258,22 @@ func (m *Manager) Set(refs ...Ref) VarSet {
 }
 
 // SetOf returns the set of the variables a Vec is made of; every bit of v
-// must be a single BDD variable (as returned by [Manager.Vec]).
+// must be a single BDD variable (as returned by [Manager.Vec]), else SetOf
+// panics.
 func (m *Manager) SetOf(vs ...Vec) VarSet {
 	var idx []int
 	for _, v := range vs {
-		for _, n := range v {
-			idx = append(idx, m.b.Label(n.n))
+		for b, n := range v {
+			// rudd's Label gives the top variable of any node, and fails
+			// (leaving its error set) on a constant.
+			i := -1
+			if *n.n >= 2 {
+				i = m.b.Label(n.n)
+			}
+			if i < 0 || !n.Equal(m.vars[i]) {
+				panic(fmt.Sprintf("bdd: SetOf: bit %d is not a variable", b))
+			}
+			idx = append(idx, i)
 		}
 	}
 	return m.set(idx)
@@ -273,29 +302,27 @@ func (m *Manager) Exists(a Node, s VarSet) Node {
 		return m.fls
 	}
 	if *s.cube == 1 {
+		// rudd's Exist fails on an empty set, and leaves its error set.
 		return a
 	}
-	defer m.guard()
-	return m.wrap(m.b.Exist(a.n, s.cube))
+	return m.call(func() rudd.Node { return m.b.Exist(a.n, s.cube) })
 }
 
 // AndExists returns EXISTS s. a AND b (the relational product), computed in
 // one pass.
 func (m *Manager) AndExists(a, b Node, s VarSet) Node {
-	if m.err != nil {
-		return m.fls
-	}
-	defer m.guard()
-	return m.wrap(m.b.AndExist(s.cube, a.n, b.n))
+	return m.call(func() rudd.Node { return m.b.AndExist(s.cube, a.n, b.n) })
 }
 
 // Renaming maps variable copies to other copies of the same variables (or
 // other variables of equal width). Build it once with [Manager.Renaming].
 type Renaming struct{ r rudd.Replacer }
 
-// Renaming returns the renaming from[i] -> to[i]. The target copies must not
-// occur in a node that is renamed, and no copy may be both a source and a
-// target; violations are caller errors and panic.
+// Renaming returns the renaming from[i] -> to[i]. No copy may be both a
+// source and a target, and the blocks must match in length and widths;
+// violations panic. The target copies must not occur in a node that is
+// renamed together with their sources: rudd detects that, and the manager
+// fails with an error.
 func (m *Manager) Renaming(from, to []Ref) *Renaming {
 	if len(from) != len(to) {
 		panic("bdd: renaming between blocks of different sizes")
@@ -320,11 +347,7 @@ func (m *Manager) Renaming(from, to []Ref) *Renaming {
 
 // Rename applies r to a.
 func (m *Manager) Rename(a Node, r *Renaming) Node {
-	if m.err != nil {
-		return m.fls
-	}
-	defer m.guard()
-	return m.wrap(m.b.Replace(a.n, r.r))
+	return m.call(func() rudd.Node { return m.b.Replace(a.n, r.r) })
 }
 
 // Bit returns the BDD of bit b of the variable copy r.
@@ -474,20 +497,22 @@ func (m *Manager) Enumerate(a Node, fields []Vec, fn func(vals []uint64) bool) {
 
 // walk calls f with the level of every internal node of a, once each.
 // (rudd's Allnodes scans the whole node table under a lock; this follows
-// only a's nodes.)
+// only a's nodes. It reads rudd's table directly: rudd's Low and High would
+// make counted handles, see refs.go.)
 func (m *Manager) walk(a Node, f func(level int)) {
 	seen := map[int]bool{}
-	var rec func(n rudd.Node)
-	rec = func(n rudd.Node) {
-		if *n < 2 || seen[*n] {
+	var rec func(id int)
+	rec = func(id int) {
+		if id < 2 || seen[id] {
 			return
 		}
-		seen[*n] = true
-		f(m.b.Label(n))
-		rec(m.b.Low(n))
-		rec(m.b.High(n))
+		seen[id] = true
+		n := m.refs.rc.node(id)
+		f(n[0])
+		rec(n[1])
+		rec(n[2])
 	}
-	rec(a.n)
+	rec(*a.n)
 }
 
 // Support returns the variable copies a depends on, in layout order.

@@ -28,5 +28,9 @@ func benchModel(b *testing.B, file string, k int, s split.Strategy) {
 	}
 }
 
-func BenchmarkBluetoothLazy(b *testing.B)  { benchModel(b, "../frontend/testdata/bluetooth.pds", 5, split.Lazy) }
-func BenchmarkBluetoothEager(b *testing.B) { benchModel(b, "../frontend/testdata/bluetooth.pds", 5, split.Eager) }
+func BenchmarkBluetoothLazy(b *testing.B) {
+	benchModel(b, "../frontend/testdata/bluetooth.pds", 5, split.Lazy)
+}
+func BenchmarkBluetoothEager(b *testing.B) {
+	benchModel(b, "../frontend/testdata/bluetooth.pds", 5, split.Eager)
+}

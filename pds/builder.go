@@ -148,7 +148,7 @@ func (b *Builder) Manager() *bdd.Manager {
 	for _, g := range n.Globals {
 		g.Var = lay.Uint(g.Name, g.Type.Bits, numGlobalCopies)
 	}
-	if len(b.spawnable) > 0 && n.MaxThreads > 1 {
+	if len(b.spawnable) > 0 {
 		n.slots = declareSlots(b, lay)
 	}
 	width := 1
