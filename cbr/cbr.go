@@ -44,6 +44,13 @@ type Options struct {
 	// the number of contexts that reached it. For tests and tools that
 	// inspect the reachable sets.
 	OnTuple func(level int, t split.Tuple)
+	// Dedup drops a new view tuple when one with the same views (the same
+	// automata up to the numbering of their states and context levels) was
+	// already queued at the same or a lower number of contexts, whatever
+	// thread ran last (DESIGN.md, "Identical tuples"). It is exact and
+	// saves most of the work on models whose tuples recur, but it changes
+	// the view-tuple counts the paper's tables report.
+	Dedup bool
 	// KeepLast splits the post* results of the k-th context too and hands
 	// them to OnTuple (they are never processed further), so that OnTuple
 	// sees the whole reachable set within the bound.
@@ -82,6 +89,7 @@ type Stats struct {
 	PostStarSteps  int
 	PeakNodes      int
 	Time           time.Duration
+	Dropped        int // new tuples dropped as identical to earlier ones (Options.Dedup)
 }
 
 // Result is the outcome of Analyze.
@@ -200,6 +208,7 @@ type analysis struct {
 	res      *Result
 	found    map[any]bool // labels and targets already reported
 	cutoff   *pds.Label
+	seen     map[uint64][]seenTuple
 	start    time.Time
 }
 
@@ -210,6 +219,9 @@ func (a *analysis) run() error {
 	}
 	var queue []item
 	for _, t := range a.splitter.Initial(views) {
+		if a.opts.Dedup {
+			a.duplicate(&t, 0)
+		}
 		queue = append(queue, item{level: 0, last: -1, tuple: t})
 		if a.opts.OnTuple != nil {
 			a.opts.OnTuple(0, t)
@@ -248,6 +260,10 @@ func (a *analysis) run() error {
 			}
 			if it.level+1 < k || a.opts.KeepLast {
 				for _, t := range a.splitter.Split(it.tuple, i, post, changed, it.level+1) {
+					if a.opts.Dedup && a.duplicate(&t, it.level+1) {
+						a.res.Stats.Dropped++
+						continue
+					}
 					if it.level+1 < k {
 						queue = append(queue, item{level: it.level + 1, last: i, tuple: t})
 					}
@@ -340,4 +356,36 @@ func (a *analysis) addFound(f Found) error {
 		return errStop
 	}
 	return nil
+}
+
+type seenTuple struct {
+	level int
+	views []*symauto.Auto
+}
+
+// duplicate canonicalizes the views of t and reports whether a tuple with
+// the same views was seen at a level <= level; if not, it records t.
+func (a *analysis) duplicate(t *split.Tuple, level int) bool {
+	if a.seen == nil {
+		a.seen = map[uint64][]seenTuple{}
+	}
+	h := uint64(len(t.Views))
+	for i, v := range t.Views {
+		t.Views[i] = v.Canonical()
+		h = h*31 + t.Views[i].Hash()
+	}
+next:
+	for _, s := range a.seen[h] {
+		if s.level > level {
+			continue
+		}
+		for i, v := range s.views {
+			if !v.Equal(t.Views[i]) {
+				continue next
+			}
+		}
+		return true
+	}
+	a.seen[h] = append(a.seen[h], seenTuple{level, t.Views})
+	return false
 }

@@ -221,6 +221,12 @@ func TestRandomDifferential(t *testing.T) {
 				tuples[s] = r.Stats.ViewTuples
 			}
 			require.LessOrEqual(t, tuples[split.Lazy], tuples[split.Eager], "seed %d k %d: lazy processed more tuples than eager", seed, k)
+			for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Dedup: true})
+				require.NoError(t, err, "seed %d k %d %s dedup", seed, k, s)
+				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with identical tuples dropped: verdict", seed, k, s)
+				require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: dropping identical tuples added tuples", seed, k, s)
+			}
 			if k <= 3 {
 				ref := explicitReach(net, res)
 				for _, s := range []split.Strategy{split.Eager, split.Lazy} {

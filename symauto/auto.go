@@ -205,3 +205,69 @@ func (a *Auto) stateString(s State) string {
 	}
 	return fmt.Sprintf("m(%s,%d)", n.Label.Name, n.Level)
 }
+
+// Canonical returns the automaton with the context levels of its
+// mid-states renumbered -n, ..., -1 in increasing order of level (the
+// states post* created in older contexts get the more negative numbers).
+// Levels only keep the summaries of different contexts apart; after a
+// context has ended their values carry no meaning, so two tuples reached
+// along different paths can then compare Equal. The next post* names its
+// mid-states with a positive level, which no canonical name uses.
+func (a *Auto) Canonical() *Auto {
+	var levels []int
+	for _, n := range a.names[2:] {
+		if n.Init == 0 {
+			levels = append(levels, n.Level)
+		}
+	}
+	slices.Sort(levels)
+	levels = slices.Compact(levels)
+	rank := make(map[int]int, len(levels))
+	for i, l := range levels {
+		rank[l] = i - len(levels)
+	}
+	same := true
+	for l, r := range rank {
+		if l != r {
+			same = false
+		}
+	}
+	if same {
+		return a
+	}
+	b := &Auto{sp: a.sp, names: slices.Clone(a.names), index: make(map[StateName]State, len(a.index)), labels: a.labels, acc: a.acc}
+	for s := 2; s < len(b.names); s++ {
+		if b.names[s].Init == 0 {
+			b.names[s].Level = rank[b.names[s].Level]
+		}
+		b.index[b.names[s]] = State(s)
+	}
+	return b
+}
+
+// Hash returns a hash of the automaton's structure (state names, labels as
+// BDD nodes) consistent with Equal: independent of state numbering.
+func (a *Auto) Hash() uint64 {
+	var sum uint64
+	for t, l := range a.labels {
+		h := uint64(14695981039346656037)
+		mix := func(x int) {
+			h ^= uint64(x)
+			h *= 1099511628211
+		}
+		for _, s := range []State{t.From, t.To} {
+			if s <= Final {
+				mix(int(s))
+				continue
+			}
+			n := a.names[s]
+			mix(labelID(n.Label))
+			mix(n.Level)
+			mix(n.Init)
+		}
+		mix(labelID(t.Label))
+		mix(l.ID())
+		sum += h
+	}
+	return sum
+}
