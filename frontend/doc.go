@@ -1,2 +1,197 @@
-// Package frontend compiles the .pds modelling language into a pds.Network.
+// Package frontend compiles the .pds modelling language (LANGUAGE.md) into
+// a pushdown network (package pds).
+//
+//	net, err := frontend.Compile("model.pds", src)
+//
+// On bad input the error is an [ErrorList]: positioned errors sorted by
+// position, printed one "file:line:col: message" per line, at most ten (then
+// a last "too many errors" entry) unless [Options].AllErrors asks for all.
+// Any other error is a failure of the BDD layer (a node limit set in
+// Options.BDD) or, wrapped as "internal error", a bug.
+//
+// # Phases
+//
+// One package per phase, after Go's own front end (STYLE.md):
+//
+//	frontend/token    tokens; compact positions (Pos, a byte offset + 1) and
+//	                  the File that expands them to file:line:col
+//	frontend/scanner  tokens from bytes; the Error/ErrorList type of all phases
+//	frontend/ast      the syntax tree: data only, every node has Pos and End
+//	frontend/parser   recursive descent with one token of lookahead; always a
+//	                  tree (Bad nodes where input is missing), at most 10
+//	                  errors and one per line unless all are asked for,
+//	                  nesting capped so that no input exhausts the stack
+//	frontend/types    the checker: scopes, types, constants, control flow
+//	frontend          this package: the compiler from the checked tree to pds
+//
+// Parsing and checking never panic on any input (FuzzParse, FuzzCompile).
+// The compiler runs only on a file without errors; it may panic only on a
+// broken invariant of the checker's tables.
+//
+// # Side tables
+//
+// The checker never changes the tree; it fills a types.Info:
+//
+//	Types    every expression -> its type and, if constant, its exact value
+//	         (go/constant); an untyped constant used where a type is needed
+//	         is recorded with that type (at the root of the constant
+//	         subexpression)
+//	Defs     declaring identifiers -> objects (Const, TypeName, Var, Proc,
+//	         Label); Uses: every other identifier -> its object
+//	Specs    declarators -> variables; Targets: break/continue -> their
+//	         while, goto -> its labeled statement
+//	Globals, Procs (with Params and Locals in declaration order), Enums,
+//	Starts (top-level start statements), Spawned (procedures some start
+//	inside a procedure runs)
+//
+// The compiler reads the tree and these tables only; so does the
+// interpreter of the tests (frontend/internal/interp), which never looks at
+// the compiler.
+//
+// # Choices the language leaves open
+//
+//   - Widths are computed bottom-up: an arithmetic node has the width of the
+//     wider of its operands, an untyped constant operand takes the width of
+//     the other operand and must fit it. So with int<1> b and int<4> w,
+//     (b + 1) + w wraps b + 1 in one bit first. Constant subexpressions are
+//     folded exactly (go/constant, unbounded), and a negative intermediate
+//     is fine as long as the value used fits: 0 - 1 used as an int is an
+//     error, x + (2 - 1) is x + 1.
+//   - Assignments, initializers, arguments and returned values truncate
+//     integers to the target width (a constant must fit instead); enums
+//     need the same enum, booleans booleans.
+//   - Evaluation order: right-hand sides left to right, then the indices of
+//     the targets left to right, then the stores in order (in a parallel
+//     assignment to a[i], a[j] with i == j the later store wins); the same
+//     variable, or the same array with equal constant indices, twice on the
+//     left is an error. The first index out of range in this order is the
+//     bounds error reported.
+//   - A constant index is checked at run time like any other (a negative
+//     constant index is a compile-time error).
+//   - T a, b = e; is sugar for T a; T b = e;: one step per declarator.
+//   - Parameters may have the name of a global (locals may not); every
+//     local and parameter of a procedure is a distinct variable of its
+//     frame, even when two locals in disjoint blocks share a name (the
+//     network names the second one "x#2").
+//   - break, continue and goto are steps of their own (with no effect), like
+//     skip.
+//   - A constant may not refer to a variable, and constants may be declared
+//     in any order (a cycle is an error). Enum values are constants of their
+//     enum type, in the one top-level namespace.
+//
+// # Compilation
+//
+// Declarations first (the Builder's first phase): one pds.Global per global
+// scalar and per array element (named "a[0]", "a[1]", ...), with its initial
+// value or Init{Any: true} for = ?; per procedure its parameters, then every
+// local in declaration order (arrays element by element), then the hidden
+// local $oob when needed (below); every procedure some start inside a
+// procedure may run is declared spawnable. Then the layout is fixed
+// (Builder.Manager), every procedure's control points get labels in source
+// order ("main.L12", "main.L12c9" for a second point on line 12, "main.end"),
+// and the rules are added. Top-level starts become threads "thread0",
+// "thread1", ... with their constant arguments.
+//
+// Each statement compiles to rules from its label; next is the label of the
+// statement that follows it (the end label after the last one; the loop's
+// test after a loop body). All relations keep every variable they do not
+// write (n.Unchanged, n.LocalsUnchanged). A rule whose relation is empty is
+// not added.
+//
+//	skip; break; continue; goto L;   step to next / the loop's exit / its
+//	                                 test / L's first point; nothing changes
+//	x, a[i] = e1, e2;                one step: the stores (a multiplexer per
+//	                                 element for a[i]); steps to bounds error
+//	                                 labels where an index is out of range
+//	x = ?;                           one step, x' any valid value
+//	T x; T x = e; T x = ?;           like assignments (T x; stores 0)
+//	if (c) / while (c)               the test is a step of its own: to the
+//	                                 branch's first point when c holds, to
+//	                                 the other when not (both for ?)
+//	assert(c); assume(c);            step to next when c holds; for assert,
+//	                                 a step to its error label when it fails
+//	atomic { ... }                   one step whose relation is the whole
+//	                                 body (below), plus one step per error
+//	                                 label the body can reach
+//	f(args); x = f(args);            a push rule: the callee's entry with its
+//	T x = f(args);                   parameters set and its other locals 0,
+//	                                 the caller's locals saved unchanged; the
+//	                                 return point receives the value
+//	return e; return; (falling off)  a pop rule with the return register
+//	                                 R = e (R = 0 without a value or at the
+//	                                 end); globals unchanged
+//	start f(args);                   a fork rule (the child's locals in L'')
+//
+// Expressions are evaluated into bit vectors over the current copies
+// (bdd.Vec), together with the list of bounds errors the evaluation may
+// meet, each with the condition under which it is the first; && and ||
+// guard the errors of their right operand with the value of the left, so
+// i < 4 && a[i] never reports one. An index gets a bounds error only if
+// some value of its width is out of range.
+//
+// # Return values and return points
+//
+// The value of x = f(args) is stored as part of the return step (DESIGN.md,
+// "Return values"): the return point label carries a receive relation
+// (Builder.SetRecv) Recv(G, R, L, G', L') that writes R, cut or widened to
+// x's type, into x (a local: L' = L but x; a global: G' = G but x). The
+// return point is the label of the next statement itself when that label
+// receives the same way (or not at all, for a call without target);
+// otherwise the call gets a return label of its own ("main.L7.ret") with a
+// step that does nothing to next.
+//
+// a[i] = f(args) evaluates i at the return, with the globals as the callee
+// left them. A receive relation cannot branch to an error label, so the
+// call always gets its own return label r, and the hidden local $oob (wide
+// enough to number the index expressions of the target) records what
+// happened: when every index is in range, Recv stores the element and sets
+// $oob = 0; when the k-th index expression to fail is out of range, Recv
+// changes nothing but $oob = k. The only rules from r are a step to next
+// when $oob = 0 and, for each k, a step to that bounds error label when
+// $oob = k, changing nothing. Reaching the error one step later is exact
+// for reachability: the store never happens, the thread's only move is to
+// the error (a dead end), and it can take that move in the same context.
+// $oob is 0 everywhere else (0 at entry, written only by these receives).
+//
+// # Atomic bodies
+//
+// An atomic body is one relation, built by symbolic execution (sym.go):
+// each path of the body holds, for every variable written so far, its value
+// as a vector over the values at the start of the block, and a guard. An if
+// on a condition merges its branches with if-then-else; if (?) keeps two
+// paths; assume(c) conjoins c to the guard (a failing assume leaves no
+// outcome: the block does not fire); assert(c) and bounds errors add, for
+// their error label, the relation of the state reached so far. x = ? gives
+// x the value x' itself (constrained to be valid), exact as long as x is
+// not written again on the path; when it is, the body is compiled instead
+// by sequential composition of its statements' relations through the link
+// copies (GLink, LLink) as the intermediate state (composeOutcome), which
+// is exact in every case but slower.
+//
+// # Threads
+//
+// Top-level starts are initial threads; start inside a procedure is a fork
+// rule whose child is spawnable. The thread bound (Options.MaxThreads) is
+// passed to pds.Options; pds.Network.WithThreadSlots turns forks into slot
+// wake-ups for the symbolic engine.
+//
+// # Testing
+//
+// testdata/errors holds one invalid program per error class with
+// /* ERROR "text" */ markers (TestErrors checks message and position);
+// the valid programs of testdata and the benchmark models compile and
+// validate (TestValid), a few print as in their golden files (TestGolden,
+// -update rewrites them); semantic cases run on the explicit reference
+// semantics (TestSemantics). The differential tests compile random
+// programs covering the whole language (gen_test.go) and compare, on the
+// explicit semantics of the network and on the interpreter of the checked
+// tree, every reachable configuration (globals, and per thread each
+// frame's procedure, control point and locals) with its fewest contexts;
+// seeds are fixed and printed on failure (go test -run
+// TestDifferentialRandom -seed N reruns one).
+//
+// The receive relation of a call of a procedure returning an enum
+// restricts R to the enum's constants (pds.Network.Validate checks that no
+// relation can produce an invalid code, and R is not among the current
+// values it assumes valid).
 package frontend

@@ -1,0 +1,735 @@
+package frontend
+
+import (
+	"fmt"
+	"go/constant"
+	"strings"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/frontend/ast"
+	"github.com/cbreach/cbreach/frontend/token"
+	"github.com/cbreach/cbreach/frontend/types"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// cell is one scalar storage place: a global or a local of the network
+// (an array has one cell per element).
+type cell struct {
+	g *pds.Global
+	l *pds.Local
+}
+
+func (x cell) typ() pds.Type {
+	if x.g != nil {
+		return x.g.Type
+	}
+	return x.l.Type
+}
+
+// point describes a label for the tests that compare the network with
+// the interpreter (package frontend/internal/interp): which statement it
+// stands for and, for a return label of its own, where it continues.
+type point struct {
+	node  ast.Node // the statement, declarator, *ast.ProcDecl (end) or error site
+	tag   string   // "stmt", "end", "ret", "assert", "bounds"
+	alias *pds.Label
+	oob   []*pds.Label // for "ret": error label of $oob value k+1
+	proc  *procState
+}
+
+type compiler struct {
+	u    *unit
+	info *types.Info
+	b    *pds.Builder
+	n    *pds.Network
+	m    *bdd.Manager
+	net  *pds.Network
+
+	globals    map[*types.Var][]cell
+	procs      map[*types.Proc]*procState
+	labelNames map[string]bool
+	points     map[*pds.Label]*point
+	link       bdd.VarSet // the intermediate copies of atomic composition
+
+	ps *procState // the procedure being compiled
+
+	// sym, during the symbolic execution of an atomic body, holds the
+	// values the cells have so far (see sym.go); reads go through it.
+	sym *symPath
+	// noSym makes atomic bodies compile by composition only (tests).
+	noSym bool
+}
+
+type procState struct {
+	tp     *types.Proc
+	p      *pds.Proc
+	locals map[*types.Var][]cell
+	oob    *pds.Local // hidden: which bounds error a receive met (0: none)
+
+	labels    map[ast.Node]*pds.Label // statement points
+	end       *pds.Label
+	errLabels map[ast.Node]*pds.Label
+	labeled   map[*ast.LabeledStmt]*pds.Label // entries of labeled statements
+	gotos     []pendingGoto
+	recvSig   map[*pds.Label]string // how a return point receives
+
+	id bdd.Node // globals and locals unchanged
+}
+
+type pendingGoto struct {
+	from   *pds.Label
+	target *ast.LabeledStmt
+}
+
+func compile(u *unit, opts Options) (*compiler, error) { return compileWith(u, opts, false) }
+
+func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
+	c = &compiler{
+		noSym:      noSym,
+		u:          u,
+		info:       u.info,
+		b:          pds.NewBuilder(pds.Options{MaxThreads: opts.MaxThreads, BDD: opts.BDD}),
+		globals:    map[*types.Var][]cell{},
+		procs:      map[*types.Proc]*procState{},
+		labelNames: map[string]bool{},
+		points:     map[*pds.Label]*point{},
+	}
+	c.declare()
+	c.m = c.b.Manager()
+	c.n = c.b.Net()
+	s := c.n.Sets()
+	c.link = c.m.Union(s.G[pds.GLink], s.L[pds.LLink])
+	for _, tp := range c.info.Procs {
+		c.labelProc(c.procs[tp])
+	}
+	for _, tp := range c.info.Procs {
+		c.proc(c.procs[tp])
+	}
+	for i, s := range c.info.Starts {
+		ps := c.procs[c.info.ProcOf(s.Call)]
+		args := make([]uint64, len(s.Call.Args))
+		for j, a := range s.Call.Args {
+			args[j] = types.Uint64(c.info.Types[a].Value)
+		}
+		c.b.Thread(fmt.Sprintf("thread%d", i), pds.Call(ps.p, args...))
+	}
+	if err := c.m.Err(); err != nil {
+		return nil, fmt.Errorf("frontend: %w", err)
+	}
+	net, err := c.b.Build()
+	if err != nil {
+		if merr := c.m.Err(); merr != nil {
+			return nil, fmt.Errorf("frontend: %w", merr)
+		}
+		return nil, internalError(err)
+	}
+	c.net = net
+	return c, nil
+}
+
+// pdsType converts a checked type (of an array: its element type).
+func pdsType(t types.Type) pds.Type {
+	switch t := t.(type) {
+	case *types.Array:
+		return pdsType(t.Elem)
+	case *types.Enum:
+		return pds.EnumType(t.Obj.Name(), t.Values()...)
+	case *types.Basic:
+		if t.Kind == types.Int {
+			return pds.IntType(t.Width)
+		}
+	}
+	return pds.BoolType()
+}
+
+func (c *compiler) pos(n ast.Node) pds.Pos { return c.u.file.Position(n.Pos()) }
+
+// srcText returns the source text of a node with runs of white space
+// collapsed.
+func (c *compiler) srcText(n ast.Node) string {
+	lo, hi := int(n.Pos())-1, int(n.End())-1
+	if lo < 0 || hi > len(c.u.src) || lo > hi {
+		return types.ExprString(n.(ast.Expr))
+	}
+	return strings.Join(strings.Fields(string(c.u.src[lo:hi])), " ")
+}
+
+// elements returns the names and count of a variable's cells.
+func elements(v *types.Var) (names []string) {
+	if a, ok := v.Type().(*types.Array); ok {
+		for i := 0; i < a.Len; i++ {
+			names = append(names, fmt.Sprintf("%s[%d]", v.Name(), i))
+		}
+		return names
+	}
+	return []string{v.Name()}
+}
+
+// declare is the first phase: globals, procedures with their parameters
+// and locals, and the procedures that may be started as threads.
+func (c *compiler) declare() {
+	for _, v := range c.info.Globals {
+		t := pdsType(v.Type())
+		init := pds.Init{}
+		switch val := v.Spec.Value.(type) {
+		case nil:
+		case *ast.Wildcard:
+			init.Any = true
+		default:
+			init.Value = types.Uint64(c.info.Types[val].Value)
+		}
+		for _, name := range elements(v) {
+			c.globals[v] = append(c.globals[v], cell{g: c.b.Global(name, t, init, c.pos(v.Spec.Name))})
+		}
+	}
+	for _, tp := range c.info.Procs {
+		var result *pds.Type
+		if tp.Result != nil {
+			t := pdsType(tp.Result)
+			result = &t
+		}
+		ps := &procState{
+			tp:        tp,
+			p:         c.b.Proc(tp.Name(), result, c.pos(tp.Decl.Name)),
+			locals:    map[*types.Var][]cell{},
+			labels:    map[ast.Node]*pds.Label{},
+			errLabels: map[ast.Node]*pds.Label{},
+			labeled:   map[*ast.LabeledStmt]*pds.Label{},
+			recvSig:   map[*pds.Label]string{},
+		}
+		c.procs[tp] = ps
+		used := map[string]int{}
+		for _, v := range tp.Locals {
+			t := pdsType(v.Type())
+			name := v.Name()
+			if used[name]++; used[name] > 1 {
+				name = fmt.Sprintf("%s#%d", name, used[name])
+			}
+			pos := c.u.file.Position(v.Pos())
+			if v.Kind == types.Param {
+				ps.locals[v] = []cell{{l: c.b.Param(ps.p, name, t, pos)}}
+				continue
+			}
+			for _, el := range elements(v) {
+				el = name + strings.TrimPrefix(el, v.Name())
+				ps.locals[v] = append(ps.locals[v], cell{l: c.b.Local(ps.p, el, t, pos)})
+			}
+		}
+		if k := maxReceiveSites(tp.Decl.Body); k > 0 {
+			ps.oob = c.b.Local(ps.p, "$oob", pds.IntType(bdd.BitsFor(k+1)), pds.Pos{})
+		}
+	}
+	for _, tp := range c.info.Spawned {
+		c.b.Spawnable(c.procs[tp].p)
+	}
+}
+
+// maxReceiveSites returns the largest number of index expressions in the
+// target of an assignment a[i] = f(...) in body: the bounds errors its
+// receive relation may have to tell apart.
+func maxReceiveSites(body *ast.BlockStmt) int {
+	k := 0
+	var walk func(s ast.Stmt)
+	walk = func(s ast.Stmt) {
+		switch s := s.(type) {
+		case *ast.BlockStmt:
+			for _, x := range s.List {
+				walk(x)
+			}
+		case *ast.LabeledStmt:
+			walk(s.Stmt)
+		case *ast.IfStmt:
+			walk(s.Then)
+			if s.Else != nil {
+				walk(s.Else)
+			}
+		case *ast.WhileStmt:
+			walk(s.Body)
+		case *ast.AssignStmt:
+			if len(s.Lhs) == 1 && len(s.Rhs) == 1 {
+				if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
+					if _, ok := s.Rhs[0].(*ast.CallExpr); ok {
+						k = max(k, countIndex(ix))
+					}
+				}
+			}
+		}
+	}
+	walk(body)
+	return k
+}
+
+func countIndex(e ast.Expr) int {
+	switch e := e.(type) {
+	case *ast.IndexExpr:
+		return 1 + countIndex(e.Index)
+	case *ast.ParenExpr:
+		return countIndex(e.X)
+	case *ast.UnaryExpr:
+		return countIndex(e.X)
+	case *ast.BinaryExpr:
+		return countIndex(e.X) + countIndex(e.Y)
+	}
+	return 0
+}
+
+// ----------------------------------------------------------------------------
+// Labels
+
+func (c *compiler) uniqueName(base string) string {
+	name := base
+	for i := 2; c.labelNames[name]; i++ {
+		name = fmt.Sprintf("%s#%d", base, i)
+	}
+	c.labelNames[name] = true
+	return name
+}
+
+// stmtLabel creates the label of a statement point: "proc.L<line>", or
+// with the column when the line already has one.
+func (c *compiler) stmtLabel(node ast.Node, pos pds.Pos) *pds.Label {
+	ps := c.ps
+	base := fmt.Sprintf("%s.L%d", ps.p.Name, pos.Line)
+	if c.labelNames[base] {
+		base = fmt.Sprintf("%s.L%dc%d", ps.p.Name, pos.Line, pos.Col)
+	}
+	l := c.b.Label(ps.p, c.uniqueName(base), pos)
+	ps.labels[node] = l
+	c.points[l] = &point{node: node, tag: "stmt", proc: ps}
+	return l
+}
+
+// allocate creates the labels of the statement points of s in source
+// order.
+func (c *compiler) allocate(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		for _, x := range s.List {
+			c.allocate(x)
+		}
+	case *ast.DeclStmt:
+		for i, spec := range s.Decl.Specs {
+			pos := c.pos(spec)
+			if i == 0 {
+				pos = c.pos(s)
+			}
+			c.stmtLabel(spec, pos)
+		}
+	case *ast.LabeledStmt:
+		c.allocate(s.Stmt)
+	case *ast.IfStmt:
+		c.stmtLabel(s, c.pos(s))
+		c.allocate(s.Then)
+		if s.Else != nil {
+			c.allocate(s.Else)
+		}
+	case *ast.WhileStmt:
+		c.stmtLabel(s, c.pos(s))
+		c.allocate(s.Body)
+	default:
+		c.stmtLabel(s, c.pos(s))
+	}
+}
+
+// entry returns the label where s starts when next follows it.
+func (c *compiler) entry(s ast.Stmt, next *pds.Label) *pds.Label {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		for i := len(s.List) - 1; i >= 0; i-- {
+			next = c.entry(s.List[i], next)
+		}
+		return next
+	case *ast.LabeledStmt:
+		return c.entry(s.Stmt, next)
+	case *ast.DeclStmt:
+		return c.ps.labels[s.Decl.Specs[0]]
+	}
+	return c.ps.labels[s]
+}
+
+// errLabel returns the error label of an assertion or an index
+// expression, creating it on first use.
+func (c *compiler) errLabel(site ast.Node) *pds.Label {
+	ps := c.ps
+	if l := ps.errLabels[site]; l != nil {
+		return l
+	}
+	pos := c.pos(site)
+	var l *pds.Label
+	switch site := site.(type) {
+	case *ast.AssertStmt:
+		name := c.uniqueName(fmt.Sprintf("%s.L%d.assert", ps.p.Name, pos.Line))
+		l = c.b.ErrorLabel(ps.p, name, pds.Assert, "assert("+c.srcText(site.X)+")", pos)
+		c.points[l] = &point{node: site, tag: "assert", proc: ps}
+	case *ast.IndexExpr:
+		name := c.uniqueName(fmt.Sprintf("%s.L%d.bounds", ps.p.Name, pos.Line))
+		n := len(c.cells(c.info.VarOf(site)))
+		l = c.b.ErrorLabel(ps.p, name, pds.Bounds, fmt.Sprintf("index out of range: %s (size %d)", c.srcText(site), n), pos)
+		c.points[l] = &point{node: site, tag: "bounds", proc: ps}
+	default:
+		panic(fmt.Sprintf("frontend: error site %T", site))
+	}
+	ps.errLabels[site] = l
+	return l
+}
+
+// ----------------------------------------------------------------------------
+// Rules
+
+// step adds a step rule unless its relation is empty.
+func (c *compiler) step(from, to *pds.Label, rel bdd.Node) {
+	if rel.IsFalse() {
+		return
+	}
+	c.b.Step(from, to, rel, from.Pos)
+}
+
+// emitOutcome adds the steps of a statement's outcome.
+func (c *compiler) emitOutcome(from, next *pds.Label, o outcome) {
+	c.step(from, next, o.normal)
+	for _, e := range o.errs {
+		c.step(from, e.label, e.rel)
+	}
+}
+
+// errSteps adds the steps to the error labels of evaluation errors.
+func (c *compiler) errSteps(from *pds.Label, errs []errCase) {
+	for _, e := range errs {
+		c.step(from, c.errLabel(e.site), c.m.And(e.cond, c.ps.id))
+	}
+}
+
+// labelProc creates the labels of a procedure's statements, in source
+// order, and its end label.
+func (c *compiler) labelProc(ps *procState) {
+	c.ps = ps
+	body := ps.tp.Decl.Body
+	c.allocate(body)
+	ps.end = c.b.Label(ps.p, c.uniqueName(ps.p.Name+".end"), c.u.file.Position(body.Rbrace))
+	c.points[ps.end] = &point{node: ps.tp.Decl, tag: "end", proc: ps}
+	c.b.SetEntry(c.entry(body, ps.end))
+	c.ps = nil
+}
+
+// proc adds the rules of a procedure.
+func (c *compiler) proc(ps *procState) {
+	c.ps = ps
+	n, m := c.n, c.m
+	ps.id = m.And(n.Unchanged(), n.LocalsUnchanged(ps.p, pds.LNext))
+	c.stmt(ps.tp.Decl.Body, ps.end, nil, nil)
+	// Falling off the end returns the zero value.
+	c.pop(ps.end, c.retZero())
+	for _, g := range ps.gotos {
+		c.step(g.from, ps.labeled[g.target], ps.id)
+	}
+	c.ps = nil
+}
+
+// retZero returns "the return register is 0": the value of falling off
+// the end, and the (ignored) value of a procedure without result.
+func (c *compiler) retZero() bdd.Node {
+	return c.m.Assign(c.n.RetVec(c.n.RetBits), c.m.ConstVec(0, 1))
+}
+
+// pop adds a return from l whose relation rel sets the return register.
+func (c *compiler) pop(l *pds.Label, rel bdd.Node) {
+	rel = c.m.And(rel, c.n.Unchanged())
+	if rel.IsFalse() {
+		return
+	}
+	c.b.Pop(l, rel, l.Pos)
+}
+
+func (c *compiler) stmt(s ast.Stmt, next, brk, cont *pds.Label) {
+	ps := c.ps
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		nexts := make([]*pds.Label, len(s.List))
+		nx := next
+		for i := len(s.List) - 1; i >= 0; i-- {
+			nexts[i] = nx
+			nx = c.entry(s.List[i], nx)
+		}
+		for i, x := range s.List {
+			c.stmt(x, nexts[i], brk, cont)
+		}
+	case *ast.DeclStmt:
+		for i, spec := range s.Decl.Specs {
+			nx := next
+			if i+1 < len(s.Decl.Specs) {
+				nx = ps.labels[s.Decl.Specs[i+1]]
+			}
+			from := ps.labels[spec]
+			if call, ok := spec.Value.(*ast.CallExpr); ok {
+				v := c.info.Specs[spec]
+				c.call(from, s, call, &target{cells: c.cells(v)}, nx)
+				continue
+			}
+			c.emitOutcome(from, nx, c.declOutcome(spec))
+		}
+	case *ast.LabeledStmt:
+		ps.labeled[s] = c.entry(s.Stmt, next)
+		c.stmt(s.Stmt, next, brk, cont)
+	case *ast.SkipStmt:
+		c.step(ps.labels[s], next, ps.id)
+	case *ast.AssignStmt:
+		from := ps.labels[s]
+		if call, ok := s.Rhs[0].(*ast.CallExpr); ok && len(s.Rhs) == 1 {
+			t := &target{cells: c.cells(c.info.VarOf(s.Lhs[0]))}
+			if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
+				t.index = ix
+			}
+			c.call(from, s, call, t, next)
+			return
+		}
+		c.emitOutcome(from, next, c.assignOutcome(s))
+	case *ast.CallStmt:
+		c.call(ps.labels[s], s, s.Call, nil, next)
+	case *ast.ReturnStmt:
+		c.ret(ps.labels[s], s)
+	case *ast.IfStmt:
+		from := ps.labels[s]
+		then := c.entry(s.Then, next)
+		els := next
+		if s.Else != nil {
+			els = c.entry(s.Else, next)
+		}
+		c.cond(from, s.Cond, then, els)
+		c.stmt(s.Then, next, brk, cont)
+		if s.Else != nil {
+			c.stmt(s.Else, next, brk, cont)
+		}
+	case *ast.WhileStmt:
+		from := ps.labels[s]
+		c.cond(from, s.Cond, c.entry(s.Body, from), next)
+		c.stmt(s.Body, from, next, from)
+	case *ast.BranchStmt:
+		from := ps.labels[s]
+		switch s.Label {
+		case nil:
+			to := brk
+			if s.Tok == token.CONTINUE {
+				to = cont
+			}
+			c.step(from, to, ps.id)
+		default:
+			ps.gotos = append(ps.gotos, pendingGoto{from, c.info.Targets[s].(*ast.LabeledStmt)})
+		}
+	case *ast.AssertStmt:
+		c.emitOutcome(ps.labels[s], next, c.assertOutcome(s))
+	case *ast.AtomicStmt:
+		c.emitOutcome(ps.labels[s], next, c.blockOutcome(s.Body.List))
+	case *ast.StartStmt:
+		c.fork(ps.labels[s], s, next)
+	default:
+		panic(fmt.Sprintf("frontend: unexpected statement %T", s))
+	}
+}
+
+// cond adds the steps of an if or while test.
+func (c *compiler) cond(from *pds.Label, e ast.Expr, then, els *pds.Label) {
+	id := c.ps.id
+	if _, ok := e.(*ast.Wildcard); ok {
+		c.step(from, then, id)
+		c.step(from, els, id)
+		return
+	}
+	x := c.expr(e)
+	ok := c.okOf(x.errs)
+	c.step(from, then, c.m.And(ok, x.v[0], id))
+	c.step(from, els, c.m.And(ok, c.m.Not(x.v[0]), id))
+	c.errSteps(from, x.errs)
+}
+
+// ret adds the pop rule of a return statement.
+func (c *compiler) ret(from *pds.Label, s *ast.ReturnStmt) {
+	if s.Result == nil {
+		c.pop(from, c.retZero())
+		return
+	}
+	x := c.expr(s.Result)
+	bits := c.ps.p.Result.Bits
+	rel := c.m.And(c.okOf(x.errs), c.m.Assign(c.n.RetVec(c.n.RetBits), c.m.Resize(x.v, bits)))
+	c.pop(from, rel)
+	c.errSteps(from, x.errs)
+}
+
+// target is where a call's result goes: a variable, or an array element
+// whose index is evaluated at the return.
+type target struct {
+	cells []cell
+	index *ast.IndexExpr
+}
+
+// args evaluates a call's arguments and returns the relation that passes
+// them to callee's parameters in copy lc, every other local of the callee
+// being zero.
+func (c *compiler) args(call *ast.CallExpr, callee *procState, lc int) (bdd.Node, []errCase) {
+	m := c.m
+	rel := m.True()
+	var errs []errCase
+	for i, a := range call.Args {
+		x := c.expr(a)
+		errs = c.seq(errs, c.okOf(errs), x.errs)
+		prm := callee.p.Params[i]
+		rel = m.And(rel, m.Assign(c.n.LocalVec(prm, lc), x.v))
+	}
+	rel = m.And(rel, c.n.LocalsZero(callee.p, lc, callee.p.Params...))
+	return m.And(rel, c.okOf(errs)), errs
+}
+
+// call compiles a call: a push rule from from to the callee's entry, and
+// the return point's receive relation when the result is stored.
+func (c *compiler) call(from *pds.Label, s ast.Node, call *ast.CallExpr, t *target, next *pds.Label) {
+	ps, m, n := c.ps, c.m, c.n
+	callee := c.procs[c.info.ProcOf(call)]
+	rel, errs := c.args(call, callee, pds.LNext)
+	rel = m.And(rel, n.LocalsUnchanged(ps.p, pds.LSaved), n.Unchanged())
+
+	// The return point is next itself unless next already receives in
+	// another way (or a[i] = f(...) needs the bounds step).
+	ret := next
+	switch {
+	case t == nil:
+		if sig, ok := ps.recvSig[next]; ok && sig != "" {
+			ret = c.retLabel(from, s, next)
+			c.step(ret, next, ps.id)
+		} else {
+			ps.recvSig[next] = ""
+		}
+	case t.index == nil:
+		sig := fmt.Sprintf("%p/%p", t.cells[0].g, t.cells[0].l)
+		switch old, ok := ps.recvSig[next]; {
+		case !ok:
+			ps.recvSig[next] = sig
+			c.b.SetRecv(next, c.recvScalar(callee, t))
+		case old != sig:
+			ret = c.retLabel(from, s, next)
+			c.b.SetRecv(ret, c.recvScalar(callee, t))
+			c.step(ret, next, ps.id)
+		}
+	default:
+		ret = c.retLabel(from, s, next)
+	}
+	if !rel.IsFalse() {
+		c.b.Push(from, callee.p.Entry, ret, rel, from.Pos)
+	}
+	c.errSteps(from, errs)
+	if t != nil && t.index != nil {
+		c.recvElement(callee, t, ret, next)
+	}
+}
+
+// retLabel creates a return point of its own for the call at from, which
+// continues to next.
+func (c *compiler) retLabel(from *pds.Label, s ast.Node, next *pds.Label) *pds.Label {
+	l := c.b.Label(c.ps.p, c.uniqueName(from.Name+".ret"), from.Pos)
+	c.ps.recvSig[l] = "own"
+	c.points[l] = &point{node: s, tag: "ret", alias: next, proc: c.ps}
+	if t := c.ps.labels[s]; t == nil {
+		// s is a declaration: the point is its declarator's label.
+		c.points[l].node = c.points[from].node
+	}
+	return l
+}
+
+// retValue returns the returned value of callee, with the validity of an
+// enum.
+func (c *compiler) retValue(callee *procState) (bdd.Vec, bdd.Node) {
+	t := *callee.p.Result
+	v := c.n.RetVec(t.Bits)
+	return v, c.n.ValidType(v, t)
+}
+
+// recvScalar is the receive relation that stores the result into a
+// variable.
+func (c *compiler) recvScalar(callee *procState, t *target) bdd.Node {
+	v, valid := c.retValue(callee)
+	return c.m.And(valid, c.writeRel([]write{{cells: t.cells, val: v}}))
+}
+
+// recvElement sets the receive relation of ret for a[i] = f(...): the
+// index is evaluated at the return; in range, the element gets the value;
+// out of range, nothing changes but the hidden local $oob, which records
+// which bounds error happened, and the only step from ret leads to that
+// error label. Otherwise ret steps on to next.
+func (c *compiler) recvElement(callee *procState, t *target, ret, next *pds.Label) {
+	ps, m, n := c.ps, c.m, c.n
+	v, valid := c.retValue(callee)
+	ix := c.index(t.index) // value unused; its errors are the index's
+	idx := c.expr(t.index.Index)
+	errs := ix.errs
+	ok := c.okOf(errs)
+	oob := []cell{{l: ps.oob}}
+	zero := m.ConstVec(0, ps.oob.Type.Bits)
+	recv := m.And(ok, c.writeRel([]write{{cells: t.cells, index: idx.v, val: v}, {cells: oob, val: zero}}))
+	pt := c.points[ret]
+	oobNow := n.LocalVec(ps.oob, pds.LCur)
+	for k, e := range errs {
+		code := m.ConstVec(uint64(k+1), ps.oob.Type.Bits)
+		recv = m.Or(recv, m.And(e.cond, c.writeRel([]write{{cells: oob, val: code}})))
+		el := c.errLabel(e.site)
+		pt.oob = append(pt.oob, el)
+		c.step(ret, el, m.And(m.Eq(oobNow, code), ps.id))
+	}
+	c.b.SetRecv(ret, m.And(recv, valid))
+	c.step(ret, next, m.And(m.Eq(oobNow, zero), ps.id))
+}
+
+// fork compiles start f(args) inside a procedure.
+func (c *compiler) fork(from *pds.Label, s *ast.StartStmt, next *pds.Label) {
+	ps, m, n := c.ps, c.m, c.n
+	child := c.procs[c.info.ProcOf(s.Call)]
+	rel, errs := c.args(s.Call, child, pds.LSaved)
+	rel = m.And(rel, n.LocalsUnchanged(ps.p, pds.LNext), n.Unchanged())
+	if !rel.IsFalse() {
+		c.b.Fork(from, next, child.p, rel, from.Pos)
+	}
+	c.errSteps(from, errs)
+}
+
+// cells returns the cells of a variable of the current procedure or a
+// global.
+func (c *compiler) cells(v *types.Var) []cell {
+	if v.Kind == types.Global {
+		return c.globals[v]
+	}
+	return c.procs[v.Proc].locals[v]
+}
+
+// read returns the value of a cell when an expression reads it: its
+// current copy, or its value so far in a symbolically executed atomic body.
+func (c *compiler) read(x cell) bdd.Vec {
+	if c.sym != nil {
+		if v, ok := c.sym.vals[x]; ok {
+			return v
+		}
+	}
+	return c.cur(x)
+}
+
+func (c *compiler) cur(x cell) bdd.Vec {
+	if x.g != nil {
+		return c.n.GlobalVec(x.g, pds.GCur)
+	}
+	return c.n.LocalVec(x.l, pds.LCur)
+}
+
+func (c *compiler) next(x cell) bdd.Vec {
+	if x.g != nil {
+		return c.n.GlobalVec(x.g, pds.GNext)
+	}
+	return c.n.LocalVec(x.l, pds.LNext)
+}
+
+// constVec returns a constant expression's value in its recorded type.
+func (c *compiler) constVec(tv types.TypeAndValue) bdd.Vec {
+	w := tv.Type.Bits()
+	if w == 0 { // untyped
+		w = 1
+		if tv.Value.Kind() == constant.Int {
+			w = max(1, constant.BitLen(tv.Value))
+		}
+	}
+	return c.m.ConstVec(types.Uint64(tv.Value), w)
+}

@@ -1,0 +1,90 @@
+package frontend
+
+import (
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/frontend/ast"
+	"github.com/cbreach/cbreach/frontend/parser"
+	"github.com/cbreach/cbreach/frontend/scanner"
+	"github.com/cbreach/cbreach/frontend/token"
+	"github.com/cbreach/cbreach/frontend/types"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// Error is an error in the input: a position and a message in plain words.
+// It prints as "file:line:col: message".
+type Error = scanner.Error
+
+// ErrorList is the error Compile returns for bad input: sorted by
+// position, one "file:line:col: message" per line when printed.
+type ErrorList = scanner.ErrorList
+
+// Options configure CompileWith.
+type Options struct {
+	// MaxThreads is the thread bound passed to pds.Options (0: the pds
+	// default): the number of threads, initial and forked, the network has
+	// room for.
+	MaxThreads int
+	// AllErrors reports every error instead of the first ten.
+	AllErrors bool
+	// BDD configures the BDD manager of the network.
+	BDD bdd.Config
+}
+
+// Compile compiles the .pds program src (read from filename, which is used
+// in positions) into a pushdown network, with default options. Errors in
+// the input come back as an ErrorList (at most ten); a failure of the BDD
+// layer (a node limit) as another error.
+func Compile(filename string, src []byte) (*pds.Network, error) {
+	return CompileWith(filename, src, Options{})
+}
+
+// CompileWith is Compile with options.
+func CompileWith(filename string, src []byte, opts Options) (*pds.Network, error) {
+	u, err := check(filename, src, opts.AllErrors)
+	if err != nil {
+		return nil, err
+	}
+	c, err := compile(u, opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.net, nil
+}
+
+// unit is a parsed and checked file.
+type unit struct {
+	file *token.File
+	src  []byte
+	ast  *ast.File
+	info *types.Info
+}
+
+// check parses and checks src. On errors it returns an ErrorList, sorted
+// and truncated to MaxErrors unless all are asked for.
+func check(filename string, src []byte, all bool) (*unit, error) {
+	file := token.NewFile(filename, len(src))
+	mode := parser.Mode(0)
+	if all {
+		mode = parser.AllErrors
+	}
+	f, errs := parser.ParseFile(file, src, mode)
+	if len(errs) == 0 {
+		var info *types.Info
+		info, errs = types.Check(file, f)
+		if len(errs) == 0 {
+			return &unit{file: file, src: src, ast: f, info: info}, nil
+		}
+	}
+	errs.Sort()
+	if !all {
+		errs.Truncate(scanner.MaxErrors)
+	}
+	return nil, errs
+}
+
+// internalError wraps a failure that is a bug of the compiler.
+func internalError(err error) error {
+	return fmt.Errorf("frontend: internal error: %w", err)
+}

@@ -1,0 +1,220 @@
+package frontend
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/frontend/ast"
+	"github.com/cbreach/cbreach/frontend/parser"
+	"github.com/cbreach/cbreach/frontend/token"
+	"github.com/cbreach/cbreach/frontend/types"
+)
+
+// addCorpus seeds a fuzz target with every .pds file of testdata.
+func addCorpus(f *testing.F) {
+	for _, pat := range []string{"testdata/*.pds", "testdata/*/*.pds"} {
+		files, _ := filepath.Glob(pat)
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(src)
+		}
+	}
+}
+
+// FuzzParse: the parser never panics, always returns a tree, and every
+// node it builds lies within the file.
+func FuzzParse(f *testing.F) {
+	addCorpus(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file := token.NewFile("fuzz.pds", len(src))
+		tree, errs := parser.ParseFile(file, src, 0)
+		if tree == nil {
+			t.Fatal("nil tree")
+		}
+		if len(errs) > 11 {
+			t.Fatalf("%d errors without AllErrors", len(errs))
+		}
+		for _, e := range errs {
+			if !e.Pos.IsValid() {
+				t.Fatalf("error without position: %v", e)
+			}
+		}
+		walk(tree, func(n ast.Node) {
+			lo, hi := n.Pos(), n.End()
+			if !lo.IsValid() || lo > hi || int(hi) > len(src)+2 {
+				t.Fatalf("%T at [%d, %d) in a file of %d bytes", n, lo, hi, len(src))
+			}
+		})
+		if len(errs) == 0 {
+			types.Check(file, tree)
+		}
+	})
+}
+
+// FuzzCompile: Compile never panics; what compiles is a valid network.
+func FuzzCompile(f *testing.F) {
+	addCorpus(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		u, err := check("fuzz.pds", src, false)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 || len(list) > 11 {
+				t.Fatalf("bad error list: %v", err)
+			}
+			return
+		}
+		// Keep the BDD work of one input small: skip huge state spaces.
+		if stateBits(u.info) > 200 {
+			return
+		}
+		c, err := compile(u, Options{BDD: bdd.Config{MaxNodes: 1 << 20}})
+		if err != nil {
+			if errors.Is(err, bdd.ErrNodeLimit) {
+				return
+			}
+			t.Fatalf("compile: %v", err)
+		}
+		if err := c.net.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// stateBits returns the bits of the globals plus the largest local block.
+func stateBits(info *types.Info) int {
+	bits := 0
+	for _, v := range info.Globals {
+		bits += varBits(v)
+	}
+	most := 0
+	for _, p := range info.Procs {
+		b := 0
+		for _, v := range p.Locals {
+			b += varBits(v)
+		}
+		most = max(most, b)
+	}
+	return bits + most
+}
+
+func varBits(v *types.Var) int {
+	if a, ok := v.Type().(*types.Array); ok {
+		return a.Len * a.Elem.Bits()
+	}
+	return v.Type().Bits()
+}
+
+// walk calls fn for every node of the tree.
+func walk(f *ast.File, fn func(ast.Node)) {
+	var expr func(e ast.Expr)
+	var stmt func(s ast.Stmt)
+	typ := func(t ast.TypeExpr) {
+		fn(t)
+		if it, ok := t.(*ast.IntType); ok {
+			expr(it.Width)
+		}
+	}
+	expr = func(e ast.Expr) {
+		if e == nil {
+			return
+		}
+		fn(e)
+		switch e := e.(type) {
+		case *ast.ParenExpr:
+			expr(e.X)
+		case *ast.IndexExpr:
+			expr(e.X)
+			expr(e.Index)
+		case *ast.CallExpr:
+			expr(e.Fun)
+			for _, a := range e.Args {
+				expr(a)
+			}
+		case *ast.UnaryExpr:
+			expr(e.X)
+		case *ast.BinaryExpr:
+			expr(e.X)
+			expr(e.Y)
+		}
+	}
+	varDecl := func(d *ast.VarDecl) {
+		fn(d)
+		typ(d.Type)
+		for _, s := range d.Specs {
+			fn(s)
+			expr(s.Name)
+			expr(s.Size)
+			expr(s.Value)
+		}
+	}
+	stmt = func(s ast.Stmt) {
+		if s == nil {
+			return
+		}
+		fn(s)
+		switch s := s.(type) {
+		case *ast.BlockStmt:
+			for _, x := range s.List {
+				stmt(x)
+			}
+		case *ast.DeclStmt:
+			varDecl(s.Decl)
+		case *ast.LabeledStmt:
+			stmt(s.Stmt)
+		case *ast.AssignStmt:
+			for _, x := range s.Lhs {
+				expr(x)
+			}
+			for _, x := range s.Rhs {
+				expr(x)
+			}
+		case *ast.CallStmt:
+			expr(s.Call)
+		case *ast.ReturnStmt:
+			expr(s.Result)
+		case *ast.IfStmt:
+			expr(s.Cond)
+			stmt(s.Then)
+			stmt(s.Else)
+		case *ast.WhileStmt:
+			expr(s.Cond)
+			stmt(s.Body)
+		case *ast.AssertStmt:
+			expr(s.X)
+		case *ast.AtomicStmt:
+			stmt(s.Body)
+		case *ast.StartStmt:
+			expr(s.Call)
+		}
+	}
+	for _, d := range f.Decls {
+		fn(d)
+		switch d := d.(type) {
+		case *ast.ConstDecl:
+			expr(d.Value)
+		case *ast.EnumDecl:
+			for _, v := range d.Values {
+				expr(v)
+			}
+		case *ast.VarDecl:
+			varDecl(d)
+		case *ast.ProcDecl:
+			for _, p := range d.Params {
+				fn(p)
+				typ(p.Type)
+			}
+			if d.Result != nil {
+				typ(d.Result)
+			}
+			stmt(d.Body)
+		case *ast.StartStmt:
+			expr(d.Call)
+		}
+	}
+}
