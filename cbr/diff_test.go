@@ -85,7 +85,7 @@ func project(t *testing.T, net *pds.Network, initial int, g []uint64, stacks [][
 			locals := make([]uint64, len(pending.Locals))
 			for j, l := range pending.Locals {
 				for b := 0; b < l.Type.Bits; b++ {
-					locals[j] |= bits[l.Offset+b] << b
+					locals[j] |= bits[l.Block[b]] << b
 				}
 			}
 			fs = append(fs, frameKey(pending.Entry, locals))

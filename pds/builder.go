@@ -80,7 +80,7 @@ func (b *Builder) Param(p *Proc, name string, t Type, pos Pos) *Local {
 // Local declares a local variable of p.
 func (b *Builder) Local(p *Proc, name string, t Type, pos Pos) *Local {
 	b.declaring("Local")
-	l := &Local{Name: name, Type: t, Proc: p, Offset: p.Bits, Pos: pos}
+	l := &Local{Name: name, Type: t, Proc: p, Pos: pos}
 	p.Bits += t.Bits
 	p.Locals = append(p.Locals, l)
 	return l
@@ -148,15 +148,12 @@ func (b *Builder) Manager() *bdd.Manager {
 	for _, g := range n.Globals {
 		g.Var = lay.Uint(g.Name, g.Type.Bits, numGlobalCopies)
 	}
+	rows := placeLocals(n.Procs)
 	if len(b.spawnable) > 0 {
-		n.slots = declareSlots(b, lay)
+		n.slots = declareSlots(b, lay, rows)
 	}
-	width := 1
-	for _, p := range n.Procs {
-		width = max(width, p.Bits)
-	}
-	for i := 0; i < width; i++ {
-		n.LocalBits = append(n.LocalBits, lay.Bool(fmt.Sprintf("l%d", i), numLocalCopies))
+	for _, sig := range rows {
+		n.LocalBits = append(n.LocalBits, lay.BoolAt(fmt.Sprintf("l%d.%d", sig, len(n.LocalBits)), numLocalCopies, sig))
 	}
 	n.RetBits = 1
 	for _, p := range n.Procs {
@@ -246,11 +243,73 @@ func (n *Network) index() {
 	}
 }
 
+// placeLocals lays out the local block as a grid: row s holds bit s of
+// locals, and the locals of a procedure with a bit s take the slots of row
+// s in order (every procedure starts again at slot 0). So bit s of any local
+// is ordered with bit s of the globals (bdd.Layout orders bits by
+// significance), which keeps relations between locals and globals linear.
+// It sets every local's Block and returns the significance of each block
+// bit.
+func placeLocals(procs []*Proc) []int {
+	var width []int // slots per row
+	for _, p := range procs {
+		var count []int
+		for _, l := range p.Locals {
+			for s := 0; s < l.Type.Bits; s++ {
+				if s == len(count) {
+					count = append(count, 0)
+				}
+				count[s]++
+			}
+		}
+		for s, c := range count {
+			if s == len(width) {
+				width = append(width, 0)
+			}
+			width[s] = max(width[s], c)
+		}
+	}
+	if len(width) == 0 {
+		width = []int{1}
+	}
+	start := make([]int, len(width)) // index of the first bit of each row
+	var rows []int
+	for s, w := range width {
+		start[s] = len(rows)
+		for range w {
+			rows = append(rows, s)
+		}
+	}
+	for _, p := range procs {
+		next := make([]int, len(width))
+		p.uses = make([]bool, len(rows))
+		for _, l := range p.Locals {
+			l.Block = make([]int, l.Type.Bits)
+			for s := range l.Block {
+				l.Block[s] = start[s] + next[s]
+				next[s]++
+				p.uses[l.Block[s]] = true
+			}
+		}
+	}
+	return rows
+}
+
 // padding says that the bits of the local block outside p's locals are 0 in
 // copy c (they are never used, and fixing them keeps enumerations small).
 func (n *Network) padding(p *Proc, c int) bdd.Node {
 	if p == nil {
 		return n.M.True()
 	}
-	return n.M.Eq(n.BlockVec(p.Bits, len(n.LocalBits), c), n.M.ConstVec(0, len(n.LocalBits)-p.Bits))
+	r := n.M.True()
+	for i := len(n.LocalBits) - 1; i >= 0; i-- {
+		if !p.Uses(i) {
+			r = n.M.And(n.M.Not(n.M.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: c}, 0)), r)
+		}
+	}
+	return r
 }
+
+// Unused returns "every bit of the local block that p's locals do not use
+// is 0 in copy c": the padding every relation producing p's frames has.
+func (n *Network) Unused(p *Proc, c int) bdd.Node { return n.padding(p, c) }

@@ -16,11 +16,15 @@ func TestBuilderLayout(t *testing.T) {
 	n, err := s.b.Build()
 	require.NoError(t, err)
 
-	// Locals are packed from offset 0 in declaration order, parameters first.
+	// The local block is a grid: row b holds bit b of locals, and every
+	// procedure fills each row from slot 0 in declaration order,
+	// parameters first. Rows: bit 0 has slots 0 and 1, bit 1 slots 2, 3.
 	require.Equal(t, []*pds.Local{s.a}, s.f.Params)
 	require.Equal(t, []*pds.Local{s.a, s.c}, s.f.Locals)
-	require.Equal(t, 0, s.a.Offset)
-	require.Equal(t, 2, s.c.Offset)
+	require.Equal(t, []int{0, 2}, s.a.Block)
+	require.Equal(t, []int{1, 3}, s.c.Block)
+	require.Equal(t, []int{0, 2}, s.x.Block)
+	require.Equal(t, []int{0}, s.p.Block)
 	require.Equal(t, 4, s.f.Bits)
 	require.Equal(t, 2, s.main.Bits)
 	require.True(t, s.a.Param)
@@ -128,14 +132,22 @@ func TestBuilderPadsOutputs(t *testing.T) {
 	s.b.SetRecv(s.m1, m.And(s.same(), m.Eq(s.ret(), s.ret()))) // main
 	_, err := s.b.Build()
 	require.NoError(t, err)
-	high := func(lo, c int) bdd.Node { return m.Eq(n.BlockVec(lo, 4, c), m.ConstVec(0, 4-lo)) }
-	require.True(t, m.Implies(step.Rel, high(2, pds.LNext)))
-	require.False(t, m.Implies(step.Rel, high(1, pds.LNext)), "main's own bits stay free")
-	require.True(t, m.Implies(push.Rel, high(1, pds.LNext)))
-	require.True(t, m.Implies(push.Rel, high(2, pds.LSaved)))
-	require.True(t, m.Implies(fork.Rel, high(2, pds.LNext)))
-	require.True(t, m.Implies(fork.Rel, high(1, pds.LSaved)))
-	require.True(t, m.Implies(*s.m1.Recv, high(2, pds.LNext)))
+	zero := func(c int, bits ...int) bdd.Node {
+		r := m.True()
+		for _, i := range bits {
+			r = m.And(r, m.Not(m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: c}, 0)))
+		}
+		return r
+	}
+	// main uses block bits 0 and 2, w uses bit 0.
+	require.True(t, m.Implies(step.Rel, zero(pds.LNext, 1, 3)))
+	require.True(t, m.Implies(step.Rel, n.Unused(s.main, pds.LNext)))
+	require.False(t, m.Implies(step.Rel, zero(pds.LNext, 0)), "main's own bits stay free")
+	require.True(t, m.Implies(push.Rel, zero(pds.LNext, 1, 2, 3)))
+	require.True(t, m.Implies(push.Rel, zero(pds.LSaved, 1, 3)))
+	require.True(t, m.Implies(fork.Rel, zero(pds.LNext, 1, 3)))
+	require.True(t, m.Implies(fork.Rel, zero(pds.LSaved, 1, 2, 3)))
+	require.True(t, m.Implies(*s.m1.Recv, zero(pds.LNext, 1, 3)))
 	// Fork rules and receive relations keep the hidden globals.
 	for _, g := range n.Globals {
 		if g.Hidden {

@@ -7,9 +7,12 @@
 //
 // A stack symbol is a [Label] (a control point of a [Proc]) paired with a
 // valuation of that procedure's locals. Locals of every procedure share one
-// local block of BDD variables, each procedure using its first Proc.Bits
-// bits (as in Moped); bits a procedure does not use are zero in every
-// relation. Globals are one BDD variable each.
+// local block of BDD variables (as in Moped), laid out as a grid: row b
+// holds bit b of locals, and each procedure fills every row from slot 0.
+// Bits a procedure does not use are zero in every relation. Globals are
+// one BDD variable each. The BDD order puts bits of equal significance
+// together (bdd.Layout), so bit b of a local sits next to bit b of the
+// globals and relations between them stay linear in the width.
 //
 // Each variable has several copies (the constants GCur ... GStart2 and
 // LCur ... LLink). Rules use them as follows:

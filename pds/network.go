@@ -126,15 +126,15 @@ type Global struct {
 	Var    bdd.Var // its BDD variable, with the global copies
 }
 
-// Local is a local variable or parameter of a procedure. Its bits occupy
-// [Offset, Offset+Type.Bits) of the local block.
+// Local is a local variable or parameter of a procedure. Its bit b is bit
+// Block[b] of the local block (an index into Network.LocalBits).
 type Local struct {
-	Name   string
-	Type   Type
-	Proc   *Proc
-	Offset int
-	Param  bool
-	Pos    Pos
+	Name  string
+	Type  Type
+	Proc  *Proc
+	Block []int // set when the layout is fixed (Builder.Manager)
+	Param bool
+	Pos   Pos
 }
 
 // Proc is a procedure.
@@ -146,9 +146,13 @@ type Proc struct {
 	Result *Type    // nil when the procedure returns no value
 	Entry  *Label
 	Labels []*Label
-	Bits   int // bits of the local block the procedure uses
+	Bits   int // number of bits of its locals
 	Pos    Pos
+	uses   []bool // by local block bit: used by one of the locals
 }
+
+// Uses reports whether bit i of the local block belongs to a local of p.
+func (p *Proc) Uses(i int) bool { return i < len(p.uses) && p.uses[i] }
 
 // LabelKind tells whether reaching a label is an error.
 type LabelKind uint8
@@ -264,7 +268,7 @@ func (n *Network) GlobalVec(g *Global, c int) bdd.Vec { return n.M.Vec(bdd.Ref{V
 func (n *Network) LocalVec(l *Local, c int) bdd.Vec {
 	v := make(bdd.Vec, l.Type.Bits)
 	for i := range v {
-		v[i] = n.M.Bit(bdd.Ref{Var: n.LocalBits[l.Offset+i], Copy: c}, 0)
+		v[i] = n.M.Bit(bdd.Ref{Var: n.LocalBits[l.Block[i]], Copy: c}, 0)
 	}
 	return v
 }

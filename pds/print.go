@@ -37,7 +37,7 @@ func (n *Network) localField(l *Local, c int) field {
 	}
 	var refs []bdd.Ref
 	for i := 0; i < l.Type.Bits; i++ {
-		refs = append(refs, bdd.Ref{Var: n.LocalBits[l.Offset+i], Copy: c})
+		refs = append(refs, bdd.Ref{Var: n.LocalBits[l.Block[i]], Copy: c})
 	}
 	return field{name: name, vec: n.LocalVec(l, c), typ: l.Type, refs: refs}
 }

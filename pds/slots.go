@@ -32,29 +32,33 @@ type slotVars struct {
 	hidden  []*Global
 }
 
-func declareSlots(b *Builder, lay *bdd.Layout) *slotVars {
+func declareSlots(b *Builder, lay *bdd.Layout, rows []int) *slotVars {
 	n := b.net
 	capacity := n.MaxThreads - 1
 	sv := &slotVars{spawn: b.spawnable, cutoff: map[*Rule]*Label{}}
-	add := func(name string, t Type) *Global {
+	add := func(name string, t Type, sig int) *Global {
 		g := &Global{Index: len(n.Globals), Name: name, Type: t, Hidden: true}
-		g.Var = lay.Uint(name, t.Bits, numGlobalCopies)
+		if t.Bits == 1 {
+			g.Var = lay.BoolAt(name, numGlobalCopies, sig)
+		} else {
+			g.Var = lay.Uint(name, t.Bits, numGlobalCopies)
+		}
 		n.Globals = append(n.Globals, g)
 		sv.hidden = append(sv.hidden, g)
 		return g
 	}
-	sv.created = add("$created", IntType(bdd.BitsFor(capacity+1)))
+	sv.created = add("$created", IntType(bdd.BitsFor(capacity+1)), 0)
 	names := []string{"-"}
-	width := 0
 	for _, p := range b.spawnable {
 		names = append(names, p.Name)
-		width = max(width, p.Bits)
 	}
+	// The child's local block travels in one hidden bit per block bit, of
+	// the same significance.
 	for s := 0; s < capacity; s++ {
-		sv.proc = append(sv.proc, add(fmt.Sprintf("$slot%d.proc", s), EnumType("$procs", names...)))
+		sv.proc = append(sv.proc, add(fmt.Sprintf("$slot%d.proc", s), EnumType("$procs", names...), 0))
 		var bits []*Global
-		for i := 0; i < width; i++ {
-			bits = append(bits, add(fmt.Sprintf("$slot%d.l%d", s, i), BoolType()))
+		for i, sig := range rows {
+			bits = append(bits, add(fmt.Sprintf("$slot%d.l%d", s, i), BoolType(), sig))
 		}
 		sv.args = append(sv.args, bits)
 	}
@@ -122,7 +126,8 @@ func (n *Network) IsDormant(l *Label) bool {
 
 // SlotState decodes, from a valuation of the globals (by Global.Index),
 // whether slot s was given a thread that has not started yet, which
-// procedure it will run and the child's local block bits.
+// procedure it will run and the child's local block bits (by block bit:
+// local l's bit b is locals[l.Block[b]]).
 func (n *Network) SlotState(globals []uint64, s int) (pending *Proc, locals []uint64) {
 	sv := n.slots
 	p := globals[sv.proc[s].Index]
@@ -204,7 +209,7 @@ func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 		for s := 0; s < d; s++ {
 			c := m.And(eq(sv.created, GCur, uint64(s)), eq(sv.created, GNext, uint64(s+1)), eq(sv.proc[s], GNext, slotOf[child]))
 			for i, g := range sv.args[s] {
-				if i < child.Bits {
+				if child.Uses(i) {
 					c = m.And(c, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GNext}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LSaved}, 0)))
 				} else {
 					c = m.And(c, eq(g, GNext, 0))
@@ -227,7 +232,7 @@ func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 			rel := m.And(eq(sv.proc[s], GCur, slotOf[p]), eq(sv.proc[s], GNext, 0), others)
 			for i, g := range sv.args[s] {
 				rel = m.And(rel, eq(g, GNext, 0))
-				if i < p.Bits {
+				if p.Uses(i) {
 					rel = m.And(rel, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GCur}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
 				}
 			}

@@ -81,12 +81,18 @@ func (n *Network) Validate() error {
 				bad("procedure %s: label %s is not in the network", p.Name, l.Name)
 			}
 		}
-		off := 0
+		used := map[int]bool{}
 		for _, l := range p.Locals {
-			if l.Offset != off || l.Proc != p {
+			if l.Proc != p || len(l.Block) != l.Type.Bits {
 				bad("procedure %s: local %s misplaced", p.Name, l.Name)
+				continue
 			}
-			off += l.Type.Bits
+			for _, i := range l.Block {
+				if i < 0 || i >= len(n.LocalBits) || used[i] || !p.Uses(i) {
+					bad("procedure %s: local %s misplaced in the local block", p.Name, l.Name)
+				}
+				used[i] = true
+			}
 		}
 	}
 

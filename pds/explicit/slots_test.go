@@ -62,7 +62,7 @@ func projectSlots(t testing.TB, x *pds.Network, initial int, c explicit.Config) 
 			locals := make([]uint64, len(p.Locals))
 			for i, l := range p.Locals {
 				for b := 0; b < l.Type.Bits; b++ {
-					locals[i] |= bits[l.Offset+b] << b
+					locals[i] |= bits[l.Block[b]] << b
 				}
 			}
 			d.Threads = append(d.Threads, []explicit.Frame{{Label: p.Entry, Locals: locals}})

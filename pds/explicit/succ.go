@@ -141,8 +141,7 @@ func (cs *constraints) localsAre(p *pds.Proc, c int, vals []uint64) bdd.Node {
 func (cs *constraints) unused(p *pds.Proc, c int) bdd.Node {
 	return cs.remember(fmt.Sprint("U", p.Index, c), func() bdd.Node {
 		n := cs.n
-		w := len(n.LocalBits)
-		return n.M.Eq(n.BlockVec(p.Bits, w, c), n.M.ConstVec(0, w-p.Bits))
+		return n.Unused(p, c)
 	})
 }
 
