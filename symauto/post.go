@@ -79,6 +79,9 @@ func (s *Saturation) note(t Trans, d bdd.Node) {
 // addTop adds x to a transition leaving p and queues the difference
 // (Schwoon's "add", lines 21-22).
 func (s *Saturation) addTop(t Trans, x bdd.Node) {
+	if t.To == Final {
+		x = s.sp.M.Exists(x, s.sp.entry) // see finalEntry
+	}
 	if d := s.a.add(t, x); !d.IsFalse() {
 		s.note(t, d)
 		if t.Label != nil {
@@ -86,6 +89,12 @@ func (s *Saturation) addTop(t Trans, x bdd.Node) {
 		}
 	}
 }
+
+// finalEntry: a transition into Final reads the bottom frame, which has
+// no caller to return to, so the entry values on its label (Ge, Le) are
+// never matched by anything; they are quantified away, which keeps the
+// labels of shallow stacks small (they would otherwise relate the current
+// globals to those at the thread's start: a whole transition relation).
 
 // Done reports whether the worklist is empty or the hook stopped the
 // saturation.
@@ -129,7 +138,11 @@ func (s *Saturation) Step() {
 			if _, ok := s.a.labels[mt]; !ok {
 				s.outMid[mid] = append(s.outMid[mid], mt)
 			}
-			dm := s.a.add(mt, m.Rename(x, sp.renPushMid))
+			ml := m.Rename(x, sp.renPushMid)
+			if t.To == Final {
+				ml = m.Exists(ml, sp.entry) // see finalEntry
+			}
+			dm := s.a.add(mt, ml)
 			if !dm.IsFalse() {
 				s.note(mt, dm)
 				if e, ok := s.a.labels[Trans{Initial, nil, mid}]; ok {

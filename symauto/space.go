@@ -13,7 +13,7 @@ type Space struct {
 	M   *bdd.Manager
 	S   *pds.Sets
 
-	gl, savedEntry, retLink, link, grl, lEntry, start, notStart, ret bdd.VarSet
+	gl, savedEntry, retLink, link, grl, lEntry, start, notStart, ret, entry bdd.VarSet
 	entryEqCur                                                       bdd.Node // G == Ge AND L == Le
 	startEqCur                                                       bdd.Node // Gs == G
 
@@ -37,6 +37,7 @@ func NewSpace(n *pds.Network) *Space {
 	sp.link = m.Union(s.G[pds.GLink], s.L[pds.LLink])
 	sp.grl = m.Union(s.G[pds.GCur], s.R, s.L[pds.LCur])
 	sp.lEntry = m.Union(s.L[pds.LCur], s.G[pds.GEntry], s.L[pds.LEntry])
+	sp.entry = m.Union(s.G[pds.GEntry], s.L[pds.LEntry])
 	sp.start = s.G[pds.GStart]
 	sp.ret = s.R
 	sp.notStart = m.Union(s.G[pds.GCur], s.G[pds.GNext], s.G[pds.GEntry], s.G[pds.GLink], s.G[pds.GStart2],
@@ -85,11 +86,12 @@ func (sp *Space) Init(t *pds.Thread) *Auto {
 		if i > 0 {
 			to = a.state(StateName{Label: f.Label, Init: i})
 		}
-		var l bdd.Node
+		l := n.FrameRel(f, pds.LCur)
 		if from == Initial {
-			l = m.And(g, n.FrameRel(f, pds.LCur), sp.entryEqCur)
-		} else {
-			l = n.FrameRel(f, pds.LCur)
+			l = m.And(g, l)
+			if to != Final {
+				l = m.And(l, sp.entryEqCur)
+			}
 		}
 		a.set(Trans{from, f.Label, to}, l)
 		from = to
