@@ -33,4 +33,30 @@
 // wrapping [ErrNodeLimit].
 //
 // A Manager is not safe for concurrent use; use one per goroutine.
+//
+// # Node references
+//
+// rudd's own reference counting is broken (its counts saturate, and its
+// finalizers race with its operations), so this package keeps references
+// itself: each node it hands out has one canonical handle, and rudd sees
+// the node as referenced until that handle is garbage. refs.go has the
+// details; the tests check its invariants on the whole node table.
+//
+// # rudd's bugs worked around here
+//
+// Each has a test that catches it without the workaround (the two races
+// under the race detector).
+//
+//   - OPdiff returns the right operand when the left one is false: Diff is
+//     And with Not.
+//   - Exist with an empty variable set fails and leaves rudd's error set:
+//     Exists returns its operand (so does AndExists, via And).
+//   - Reference counts saturate at 1023 and the finalizers still decrement,
+//     so a node returned that often is freed under live handles; the
+//     finalizers run concurrently with unlocked increments: see refs.go.
+//   - Replacers are numbered by a global unsynchronized counter: Renaming
+//     takes a lock around it.
+//   - Label returns the top variable of any node: SetOf checks its bits.
+//   - Low and High return counted handles: Support and Size read the node
+//     table instead.
 package bdd

@@ -1,6 +1,10 @@
 package bdd
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // Var names a finite-domain variable of a [Layout]. Its value is an index
 // into the layout, in declaration order.
@@ -18,16 +22,26 @@ type varDef struct {
 	name   string
 	bits   int
 	copies int
-	values int // number of valid values of an enum; 0 for bool and uint
-	base   int // first BDD variable of the interleaved bits
+	values int   // number of valid values of an enum; 0 for bool and uint
+	sig    int   // significance of bit 0: bit b sorts with the bits b+sig of other variables
+	pos    []int // per bit, the BDD variable of copy 0 (copies follow); set when frozen
 }
 
 // Layout declares every variable before the manager exists. The zero value
 // is not usable; call [NewLayout].
+//
+// The BDD variable order is fixed when the manager is created: bits are
+// ordered by significance (least significant first) and, among bits of equal
+// significance, by declaration order; the copies of one bit are adjacent.
+// Equal bits of different variables are thus close, so that relations
+// between variables (x == y, x' = y + 1, x < y) stay linear in the width,
+// and so are the copies of a variable (renamings, frame conditions).
 type Layout struct {
 	vars   []varDef
 	nbits  int
 	frozen bool
+	owner  []Ref // BDD variable -> variable copy; set when frozen
+	bitOf  []int // BDD variable -> bit
 }
 
 // NewLayout returns an empty layout.
@@ -35,6 +49,15 @@ func NewLayout() *Layout { return &Layout{} }
 
 // Bool declares a one-bit variable with the given number of copies.
 func (l *Layout) Bool(name string, copies int) Var { return l.add(name, 1, copies, 0) }
+
+// BoolAt declares a one-bit variable ordered with the bits of significance
+// sig of the other variables: for a bit that stands for bit sig of some
+// value (a bit of a local block slot).
+func (l *Layout) BoolAt(name string, copies, sig int) Var {
+	v := l.add(name, 1, copies, 0)
+	l.vars[v].sig = sig
+	return v
+}
 
 // Uint declares an unsigned variable of bits bits (1 to 64).
 func (l *Layout) Uint(name string, bits, copies int) Var { return l.add(name, bits, copies, 0) }
@@ -66,9 +89,39 @@ func (l *Layout) add(name string, bits, copies, values int) Var {
 	if bits < 1 || bits > 64 || copies < 1 {
 		panic(fmt.Sprintf("bdd: variable %s with %d bits and %d copies", name, bits, copies))
 	}
-	l.vars = append(l.vars, varDef{name: name, bits: bits, copies: copies, values: values, base: l.nbits})
+	l.vars = append(l.vars, varDef{name: name, bits: bits, copies: copies, values: values})
 	l.nbits += bits * copies
 	return Var(len(l.vars) - 1)
+}
+
+// freeze fixes the BDD variable order (see Layout).
+func (l *Layout) freeze() {
+	if l.frozen {
+		return
+	}
+	l.frozen = true
+	type bit struct{ key, v, b int }
+	var bits []bit
+	for v := range l.vars {
+		d := &l.vars[v]
+		d.pos = make([]int, d.bits)
+		for b := 0; b < d.bits; b++ {
+			bits = append(bits, bit{d.sig + b, v, b})
+		}
+	}
+	slices.SortStableFunc(bits, func(x, y bit) int { return cmp.Compare(x.key, y.key) })
+	l.owner = make([]Ref, l.nbits)
+	l.bitOf = make([]int, l.nbits)
+	i := 0
+	for _, x := range bits {
+		d := &l.vars[x.v]
+		d.pos[x.b] = i
+		for c := 0; c < d.copies; c++ {
+			l.owner[i] = Ref{Var(x.v), c}
+			l.bitOf[i] = x.b
+			i++
+		}
+	}
 }
 
 // NumVars returns the number of declared variables.
@@ -95,23 +148,13 @@ func (l *Layout) index(v Var, c, b int) int {
 	if c < 0 || c >= d.copies || b < 0 || b >= d.bits {
 		panic(fmt.Sprintf("bdd: %s has no copy %d bit %d", d.name, c, b))
 	}
-	return d.base + b*d.copies + c
+	return d.pos[b] + c
 }
 
 // locate is the inverse of index.
 func (l *Layout) locate(i int) (v Var, c, b int) {
-	lo, hi := 0, len(l.vars)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if l.vars[mid].base <= i {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	d := &l.vars[lo]
-	off := i - d.base
-	return Var(lo), off % d.copies, off / d.copies
+	r := l.owner[i]
+	return r.Var, r.Copy, l.bitOf[i]
 }
 
 // Refs returns copy c of each variable in vars, a convenience for blocks.

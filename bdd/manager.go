@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dalzilio/rudd"
 )
@@ -56,7 +57,7 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	if l.nbits == 0 {
 		l.Bool("_", 1) // rudd needs at least one variable
 	}
-	l.frozen = true
+	l.freeze()
 	if cfg.NodeTable == 0 {
 		cfg.NodeTable = 1 << 16
 	}
@@ -67,7 +68,7 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bdd: %v", err)
 	}
-	rc, err := newRefCounter(b)
+	rc, err := newNodeTable(b)
 	if err != nil {
 		return nil, err
 	}
@@ -240,11 +241,17 @@ func (m *Manager) Ite(c, t, e Node) Node {
 	return m.call(func() rudd.Node { return m.b.Ite(c.n, t.n, e.n) })
 }
 
-// Implies reports whether every assignment of a satisfies b.
+// Implies reports whether every assignment of a satisfies b. After an
+// error it reports true (a fixpoint loop stops; its caller checks Err).
 func (m *Manager) Implies(a, b Node) bool { return m.Diff(a, b).IsFalse() }
 
-// VarSet is a set of BDD variables, for quantification.
+// VarSet is a set of BDD variables, for quantification. The zero VarSet is
+// the empty set.
 type VarSet struct{ cube rudd.Node }
+
+// empty reports whether s is the empty set (or a set made by a failed
+// manager).
+func (s VarSet) empty() bool { return s.cube == nil || *s.cube < 2 }
 
 // Set returns the set of all bits of the given variable copies.
 func (m *Manager) Set(refs ...Ref) VarSet {
@@ -283,7 +290,9 @@ func (m *Manager) SetOf(vs ...Vec) VarSet {
 func (m *Manager) Union(sets ...VarSet) VarSet {
 	c := m.tru
 	for _, s := range sets {
-		c = m.And(c, Node{s.cube})
+		if !s.empty() {
+			c = m.And(c, Node{s.cube})
+		}
 	}
 	return VarSet{c.n}
 }
@@ -301,7 +310,7 @@ func (m *Manager) Exists(a Node, s VarSet) Node {
 	if m.err != nil {
 		return m.fls
 	}
-	if *s.cube == 1 {
+	if s.empty() {
 		// rudd's Exist fails on an empty set, and leaves its error set.
 		return a
 	}
@@ -311,8 +320,13 @@ func (m *Manager) Exists(a Node, s VarSet) Node {
 // AndExists returns EXISTS s. a AND b (the relational product), computed in
 // one pass.
 func (m *Manager) AndExists(a, b Node, s VarSet) Node {
+	if s.empty() {
+		return m.apply(a, b, rudd.OPand)
+	}
 	return m.call(func() rudd.Node { return m.b.AndExist(s.cube, a.n, b.n) })
 }
+
+var replacerMu sync.Mutex
 
 // Renaming maps variable copies to other copies of the same variables (or
 // other variables of equal width). Build it once with [Manager.Renaming].
@@ -338,7 +352,13 @@ func (m *Manager) Renaming(from, to []Ref) *Renaming {
 			nw = append(nw, m.L.index(to[i].Var, to[i].Copy, b))
 		}
 	}
+	// rudd numbers its replacers with a global counter, unsynchronized:
+	// managers on different goroutines would race on it and could give two
+	// renamings of one manager the same number, which keys rudd's cache of
+	// renamed nodes.
+	replacerMu.Lock()
 	r, err := m.b.NewReplacer(old, nw)
+	replacerMu.Unlock()
 	if err != nil {
 		panic("bdd: " + err.Error())
 	}
