@@ -34,3 +34,5 @@ func BenchmarkBluetoothLazy(b *testing.B) {
 func BenchmarkBluetoothEager(b *testing.B) {
 	benchModel(b, "../frontend/testdata/bluetooth.pds", 5, split.Eager)
 }
+
+func BenchmarkBST(b *testing.B) { benchModel(b, "../benchmarks/models/bst-i2.pds", 5, split.Lazy) }
