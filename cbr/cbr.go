@@ -83,7 +83,7 @@ type Found struct {
 
 // Stats are the figures of a run.
 type Stats struct {
-	ViewTuples     int   // work items whose post* was computed (levels 0..k-1), the paper's figure
+	ViewTuples     int   // work items taken from the worklist to compute their successors (levels 0..k-1): the paper's figure
 	TuplesPerLevel []int // view tuples by contexts: index j counts items reached with j contexts
 	PostStarCalls  int
 	PostStarSteps  int

@@ -71,11 +71,11 @@ type config struct {
 var longFlags = []string{"contexts", "split", "all", "max-threads", "timeout", "max-nodes", "json", "stats",
 	"print-rules", "version", "help", "cuba", "init", "target", "reach-tops", "no-dedup"}
 
-// normalize turns "-split" into "--split" (and "-split=lazy" into
+// normalizeArgs turns "-split" into "--split" (and "-split=lazy" into
 // "--split=lazy") for the long flag names, so that the usage of the
 // paper's tool, "cbreach -k 4 -split lazy FILE", works: pflag alone would
 // read -split as five one-letter flags.
-func normalize(args []string) []string {
+func normalizeArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i, a := range args {
 		if a == "--" {
@@ -141,7 +141,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
-	if err := fs.Parse(normalize(args)); err != nil {
+	if err := fs.Parse(normalizeArgs(args)); err != nil {
 		fmt.Fprintf(stderr, "cbreach: %v\nRun 'cbreach -h' for usage.\n", err)
 		return exitUsage
 	}
@@ -232,7 +232,7 @@ func load(file string, c *config) (*pds.Network, []cbr.Target, error) {
 	if !c.cuba {
 		src, err := os.ReadFile(file)
 		if err != nil {
-			return nil, nil, fmt.Errorf("cbreach: %v", errors.Unwrap(err))
+			return nil, nil, readError(file, err)
 		}
 		net, err := frontend.CompileWith(file, src, frontend.Options{MaxThreads: c.maxThreads})
 		if err != nil {
@@ -265,7 +265,7 @@ func load(file string, c *config) (*pds.Network, []cbr.Target, error) {
 		var src []byte
 		src, err = os.ReadFile(spec)
 		if err != nil {
-			return nil, nil, fmt.Errorf("cbreach: %v", err)
+			return nil, nil, readError(spec, err)
 		}
 		tg, err = cuba.ParseTarget(spec, src, inst)
 	}
@@ -273,6 +273,15 @@ func load(file string, c *config) (*pds.Network, []cbr.Target, error) {
 		return nil, nil, err
 	}
 	return inst.Net, []cbr.Target{cubaTarget(inst, tg)}, nil
+}
+
+// readError says which file could not be read and why, in plain words.
+func readError(file string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cbreach: cannot read %s: %v", file, err)
 }
 
 // cubaTarget turns a CUBA visible state into a driver target.
@@ -342,7 +351,7 @@ func report(w io.Writer, file string, c *config, s split.Strategy, r *cbr.Result
 
 func describe(v cbr.Found) string {
 	if v.Target != nil {
-		return fmt.Sprintf("target %s reached at %s with %d contexts", v.Message, v.Pos, v.Contexts)
+		return fmt.Sprintf("target %s (%s) first reached with %d contexts", v.Message, v.Pos, v.Contexts)
 	}
 	what := "assertion failed"
 	if v.Kind == pds.Bounds {
@@ -352,7 +361,7 @@ func describe(v cbr.Found) string {
 	if v.Message != "" {
 		msg = ": " + v.Message
 	}
-	return fmt.Sprintf("%s at %s in thread %d (procedure %s)%s, reached with %d contexts", what, v.Pos, v.Thread, v.Proc, msg, v.Contexts)
+	return fmt.Sprintf("%s at %s in thread %d (procedure %s)%s, first reached with %d contexts", what, v.Pos, v.Thread, v.Proc, msg, v.Contexts)
 }
 
 type jsonViolation struct {
