@@ -1,3 +1,71 @@
-// Package symauto holds BDD-labelled P-automata for one thread's view and
-// computes post* by symbolic saturation with procedure summaries.
+// Package symauto holds BDD-labelled P-automata for the view of one thread
+// (a regular set of (global valuation, stack) configurations) and computes
+// post* by symbolic saturation with procedure summaries: the jMoped paper's
+// Sections 2.3 and 3.2, Schwoon's thesis ("Model-Checking Pushdown
+// Systems", 2002, ch. 3 and 4), DESIGN.md "Symbolic automata and post*" and
+// POSTSTAR.md.
+//
+// # Automata
+//
+// An [Auto] has one initial state p, one final state s and mid-states. A
+// mid-state is named by a [StateName]: the label a push put on top and the
+// context level of that push, so summaries of different contexts never mix
+// (the states holding an initial stack of several frames are named apart).
+// Labels are BDDs over copies of the globals and the local block
+// (pds.GCur ... pds.LLink); which copies a label carries depends on the
+// kind of transition:
+//
+//	p -γ-> q     T(G, L, Ge, Le [, Gs])       top frame: current values and its entry values
+//	m -γ-> q     M(Gl, Ll, L, Ge, Le [, Gs])  callee entered with (Gl, Ll); caller at γ
+//	p -ε-> m     E(G, R, Gl, Ll [, Gs])       a return: internal to post*
+//	p -ε-> s     F(G [, Gs])                  the thread has finished
+//
+// A word (g, γ1 l1 ... γn ln) is accepted when the labels along a path can
+// be chained: the entry values a transition names (Ge, Le) are the callee
+// entry values (Gl, Ll) of the next one. Transitions into s drop their
+// entry values: the bottom frame has no caller. Gs, the globals at the
+// start of the context, appears only while a splitter has tagged the view
+// (Tag). An Auto is a value: every operation returns a new one.
+//
+// # Saturation
+//
+// [Saturation] is a stepwise object (Step, Done, Result, an OnAdd
+// early-stop hook; [PostStar] runs it to the end with cancellation). Its
+// worklist holds label differences of transitions leaving p; each step
+// applies the rules of the transition's label:
+//
+//	rule             adds                                                   Schwoon
+//	step γ -> γ'     p -γ'-> q  with image(d)                                lines 9-10
+//	push γ -> γe γr  p -γe-> m(γe, level) and m -γr-> q, and composes the    lines 11-17
+//	                 new m -γr-> q with the epsilons already into m
+//	pop  γ -> ε      p -ε-> q; into a mid-state, composed with each          lines 7-8, 18-20
+//	                 m -γr-> q' through γr's receive relation
+//
+// The receive relation (pds.Label.Recv) stores the returned value in the
+// same composition that pops the frame, and the register R is quantified
+// there: no context switch can see it (DESIGN.md, "Return values"). Epsilon
+// transitions into mid-states are dropped from the result.
+//
+// [Saturation.Changed] over-approximates the start globals whose post*
+// added anything: the union over transitions of the label growth projected
+// onto Gs (DESIGN.md, "Stale start globals").
+//
+// # Queries
+//
+// Acceptance is a backward fixpoint over states with BDD labels (mid-states
+// can form cycles through recursion), computed once per automaton and
+// cached. On it rest: [Auto.Accepting] (U'(gs, g) of the paper's Section
+// 3.2), [Auto.TopGlobals] and [Auto.Tops] (error labels on top),
+// [Auto.Finished], and [Auto.Trim]. Splitting uses [Auto.Tag],
+// [Auto.Restrict] (the paper's equation (2)) and [Auto.Rebase] (equation
+// (1)); [Auto.Canonical] and [Auto.Hash] let the driver recognise identical
+// tuples. For tests and tools: [Auto.Contains], [Auto.Enumerate] (explicit
+// configurations up to a depth), [Auto.Dump] and [Auto.WriteDOT].
+//
+// # Cost
+//
+// A saturation step costs one relational product per rule of the label
+// (plus a renaming); the number of steps is bounded by the number of label
+// growths, at most the number of transitions times the number of values
+// their labels can take, and in practice a few per transition.
 package symauto

@@ -1,0 +1,59 @@
+package benchmarks
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/cbreach/cbreach/split"
+)
+
+// bench runs one experiment per iteration and reports its view tuples and
+// peak BDD nodes.
+func bench(b *testing.B, e Experiment) {
+	b.Helper()
+	var r Run
+	for b.Loop() {
+		r = RunExperiment(context.Background(), e, 0)
+		if r.Status != StatusOK {
+			b.Fatalf("%s: %s: %s", e.ID(), r.Status, r.Detail)
+		}
+	}
+	b.ReportMetric(float64(r.ViewTuples), "tuples")
+	b.ReportMetric(float64(r.PeakNodes), "peak-nodes")
+}
+
+func bluetooth(name string, k int, s split.Strategy) Experiment {
+	return Experiment{Family: "bluetooth", Model: name, File: name + ".pds", Threads: "-", Contexts: k, Split: s}
+}
+
+// The paper's Table 2 cases: version 1 with 1 adder + 1 stopper at 3
+// contexts, version 2 with 2 + 1 at 5, version 3 with 1 + 2 at 4.
+func BenchmarkBluetoothV1Eager(b *testing.B) {
+	bench(b, bluetooth("bluetooth-v1-a1s1", 3, split.Eager))
+}
+func BenchmarkBluetoothV1Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v1-a1s1", 3, split.Lazy)) }
+func BenchmarkBluetoothV2Eager(b *testing.B) {
+	bench(b, bluetooth("bluetooth-v2-a2s1", 5, split.Eager))
+}
+func BenchmarkBluetoothV2Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v2-a2s1", 5, split.Lazy)) }
+func BenchmarkBluetoothV3Eager(b *testing.B) {
+	bench(b, bluetooth("bluetooth-v3-a1s2", 4, split.Eager))
+}
+func BenchmarkBluetoothV3Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v3-a1s2", 4, split.Lazy)) }
+
+// vector runs the Vector model at 3 contexts for a few widths of x.
+func vector(b *testing.B, fixed bool, s split.Strategy) {
+	java := map[bool]string{false: "5", true: "6"}[fixed]
+	for _, bits := range []int{1, 4, 8} {
+		b.Run(fmt.Sprintf("bits=%d", bits), func(b *testing.B) {
+			bench(b, Experiment{Family: "vector", Model: fmt.Sprintf("vector-java%s-b%d", java, bits), Bits: bits, Fixed: fixed,
+				Threads: "-", Contexts: 3, Split: s})
+		})
+	}
+}
+
+func BenchmarkVectorJava5Eager(b *testing.B) { vector(b, false, split.Eager) }
+func BenchmarkVectorJava5Lazy(b *testing.B)  { vector(b, false, split.Lazy) }
+func BenchmarkVectorJava6Eager(b *testing.B) { vector(b, true, split.Eager) }
+func BenchmarkVectorJava6Lazy(b *testing.B)  { vector(b, true, split.Lazy) }

@@ -1,0 +1,124 @@
+// Command harness runs the benchmark models under eager and lazy splitting
+// and writes the results as a Markdown table, a CSV file and an SVG plot
+// of the Vector family (see package benchmarks).
+//
+//	go run -tags buddy ./benchmarks/cmd/harness                 # the default set, under 10 minutes on 2 cores
+//	go run -tags buddy ./benchmarks/cmd/harness --set large     # the larger runs only
+//	go run -tags buddy ./benchmarks/cmd/harness --set all --only 'vector-java6' --timeout 30m
+//
+// Exit status: 0 every run as expected (runs cut off by the timeout
+// included), 1 a verdict or fewest contexts differing from the model's
+// EXPECTED line (or a model that failed to load), 2 usage, 3 interrupted
+// (the files hold the runs done before).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"time"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/benchmarks"
+	"github.com/spf13/pflag"
+)
+
+const (
+	exitOK          = 0
+	exitMismatch    = 1
+	exitUsage       = 2
+	exitInterrupted = 3
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("harness", pflag.ContinueOnError)
+	fs.SortFlags = false
+	set := fs.String("set", "default", "which experiments: `default` (under 10 minutes on 2 cores), large (the larger runs only) or all")
+	only := fs.String("only", "", "run only the experiments whose ID (MODEL/kK/SPLIT, e.g. bluetooth-v2-a2s1/k5/lazy) matches `REGEXP`")
+	timeout := fs.Duration("timeout", 120*time.Second, "give up a run after `DURATION` and report it as timeout; 0 means no limit")
+	out := fs.String("out", "benchmarks/results", "write results.md, results.csv and vector.svg into `DIR`")
+	list := fs.Bool("list", false, "list the selected experiments and exit")
+	help := fs.BoolP("help", "h", false, "print this help and exit")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "harness: %v\nRun 'harness -h' for usage.\n", err)
+		return exitUsage
+	}
+	if *help {
+		fmt.Fprintf(stdout, "Usage: harness [flags]\n\n"+
+			"Runs the benchmark models (benchmarks/models, and the generated Vector\n"+
+			"models) under eager and lazy splitting with the whole bound explored,\n"+
+			"one run after the other, checks each verdict against the model's\n"+
+			"EXPECTED line, and writes DIR/results.md, DIR/results.csv and\n"+
+			"DIR/vector.svg.\n\nFlags:\n")
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fmt.Fprintf(stdout, "\nExit status: 0 all as expected (timeouts included), 1 a mismatch, 2 usage, 3 interrupted.\n")
+		return exitOK
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(stderr, "harness: unexpected arguments %q\n", fs.Args())
+		return exitUsage
+	}
+	var re *regexp.Regexp
+	if *only != "" {
+		var err error
+		if re, err = regexp.Compile(*only); err != nil {
+			fmt.Fprintf(stderr, "harness: --only: %v\n", err)
+			return exitUsage
+		}
+	}
+	exps, err := benchmarks.Select(*set, re)
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: --set: %v\n", err)
+		return exitUsage
+	}
+	if len(exps) == 0 {
+		fmt.Fprintf(stderr, "harness: no experiment in set %q matches %q\n", *set, *only)
+		return exitUsage
+	}
+	if *list {
+		for _, e := range exps {
+			fmt.Fprintf(stdout, "%-36s %s\n", e.ID(), e.Set)
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "harness: %d runs (set %s), timeout %s per run, BDD kernel %s\n", len(exps), *set, *timeout, bdd.Kernel)
+	rep, err := benchmarks.Harness(ctx, benchmarks.Options{Experiments: exps, Timeout: *timeout, OutDir: *out, Set: *set, Log: stderr})
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "harness: %d runs in %s: %d mismatches or errors, %d cut off by a limit\n",
+		len(rep.Runs), rep.Env.Wall.Round(time.Second), rep.Mismatch, rep.Cutoff)
+	for _, f := range rep.Files {
+		fmt.Fprintf(stderr, "harness: wrote %s\n", f)
+	}
+	if rep.Cancelled {
+		fmt.Fprintf(stderr, "harness: interrupted; the files hold the runs done so far\n")
+	}
+	if rep.Mismatch > 0 {
+		fmt.Fprintf(stderr, "\nharness: MISMATCH: %d runs differ from their model's EXPECTED line:\n", rep.Mismatch)
+		for i := range rep.Runs {
+			r := &rep.Runs[i]
+			if r.Status == benchmarks.StatusMismatch || r.Status == benchmarks.StatusError {
+				fmt.Fprintf(stderr, "  %s: %s: %s\n", r.ID(), r.Status, r.Detail)
+			}
+		}
+		return exitMismatch
+	}
+	if rep.Cancelled {
+		return exitInterrupted
+	}
+	return exitOK
+}

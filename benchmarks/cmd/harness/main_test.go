@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, "vector.svg")
+	if err := os.WriteFile(stale, []byte("<svg/>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string // in stdout or stderr
+	}{
+		{[]string{"--list"}, exitOK, "bluetooth-v2-a2s1/k5/lazy"},
+		{[]string{"--list", "--set", "large"}, exitOK, "vector-java6-b16/k3/eager"},
+		{[]string{"-h"}, exitOK, "Exit status"},
+		{[]string{"--set", "huge"}, exitUsage, "unknown set"},
+		{[]string{"--only", "("}, exitUsage, "--only"},
+		{[]string{"--only", "no-such-model"}, exitUsage, "no experiment"},
+		{[]string{"extra"}, exitUsage, "unexpected arguments"},
+		{[]string{"--only", "^bluetooth-v1-a1s1/", "--out", dir}, exitOK, "0 mismatches"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), c.args, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.out) {
+			t.Errorf("harness %q: exit %d, want %d, and output with %q:\n%s%s", c.args, code, c.code, c.out, stdout.String(), stderr.String())
+		}
+	}
+	for _, f := range []string{"results.md", "results.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "vector.svg")); err == nil {
+		t.Errorf("vector.svg kept or written without Vector runs")
+	}
+}

@@ -1,0 +1,275 @@
+package benchmarks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/frontend"
+)
+
+// Status is how a run ended, as checked against the model's EXPECTED line.
+type Status string
+
+const (
+	StatusOK       Status = "ok"       // complete, verdict and fewest contexts as expected
+	StatusMismatch Status = "MISMATCH" // the verdict or the fewest contexts differ from the expected ones
+	StatusTimeout  Status = "timeout"  // the per-run time limit cut the analysis off
+	StatusLimit    Status = "limit"    // another limit (BDD nodes, thread bound) cut it off
+	StatusError    Status = "error"    // the model did not load or the analysis failed
+)
+
+// Run is the outcome of one experiment.
+type Run struct {
+	Experiment
+	Expected Expected
+	Status   Status
+	Detail   string // why, for a status other than ok
+
+	Verdict        cbr.Verdict
+	Fewest         int // fewest contexts of a violation; -1 for none
+	ViewTuples     int
+	TuplesPerLevel []int
+	PostStarCalls  int
+	PeakNodes      int
+	Time           time.Duration // the analysis alone (cbr.Result.Stats.Time)
+}
+
+// Complete tells whether the analysis explored the whole bound, so that its
+// counts are the deterministic ones.
+func (r *Run) Complete() bool { return r.Status == StatusOK || r.Status == StatusMismatch }
+
+// VerdictText is the verdict for tables: safe, violation, timeout, ...
+func (r *Run) VerdictText() string {
+	switch r.Status {
+	case StatusError:
+		return "error"
+	case StatusTimeout, StatusLimit:
+		if r.Verdict == cbr.Violation {
+			return "violation (" + string(r.Status) + ")"
+		}
+		return string(r.Status)
+	}
+	return r.Verdict.String()
+}
+
+// RunExperiment compiles the experiment's model into a fresh network (with
+// its own BDD manager) and analyzes it with cbr.Analyze, All set and Dedup
+// off (the paper's counting: every view tuple within the bound), within
+// timeout (0: no limit). It then checks the verdict and the fewest contexts
+// against the model's EXPECTED line.
+func RunExperiment(ctx context.Context, e Experiment, timeout time.Duration) Run {
+	r := Run{Experiment: e, Fewest: -1}
+	fail := func(err error) Run {
+		r.Status, r.Detail = StatusError, err.Error()
+		return r
+	}
+	name, src, err := e.Source()
+	if err != nil {
+		return fail(err)
+	}
+	if r.Expected, err = ParseExpected(src); err != nil {
+		return fail(fmt.Errorf("%s: %v", name, err))
+	}
+	net, err := frontend.CompileWith(name, src, frontend.Options{})
+	if err != nil {
+		return fail(err)
+	}
+	runCtx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	res, err := cbr.Analyze(runCtx, net, cbr.Options{Contexts: e.Contexts, Split: e.Split, All: true, Dedup: false})
+	if res == nil {
+		return fail(err)
+	}
+	st := res.Stats
+	r.Verdict, r.Fewest = res.Verdict, res.Contexts()
+	r.ViewTuples, r.TuplesPerLevel, r.PostStarCalls, r.PeakNodes, r.Time = st.ViewTuples, st.TuplesPerLevel, st.PostStarCalls, st.PeakNodes, st.Time
+	if err != nil {
+		return fail(err)
+	}
+	r.Status, r.Detail = check(&r, res, runCtx.Err())
+	return r
+}
+
+// check compares a result with the expected verdict. A run cut off by a
+// limit is still checked as far as it went: breadth-first search finds the
+// first violation with the fewest contexts, so a violation found before the
+// limit must be the expected one.
+func check(r *Run, res *cbr.Result, ctxErr error) (Status, string) {
+	wantViolation, wantFewest := r.Expected.Within(r.Contexts)
+	want := "safe"
+	if wantViolation {
+		want = fmt.Sprintf("violation with %d contexts", wantFewest)
+	}
+	cut := Status("")
+	switch {
+	case errors.Is(ctxErr, context.DeadlineExceeded):
+		cut = StatusTimeout
+	case res.Verdict == cbr.Unknown:
+		cut = StatusLimit
+	}
+	if res.Verdict == cbr.Violation && (!wantViolation || res.Contexts() != wantFewest) {
+		return StatusMismatch, fmt.Sprintf("got a violation with %d contexts, want %s (EXPECTED: %s)", res.Contexts(), want, r.Expected)
+	}
+	if cut != "" {
+		reason := res.Reason
+		if reason == "" {
+			reason = "time limit reached"
+		}
+		return cut, reason
+	}
+	if res.Verdict == cbr.Safe && wantViolation {
+		return StatusMismatch, fmt.Sprintf("got safe, want %s (EXPECTED: %s)", want, r.Expected)
+	}
+	return StatusOK, ""
+}
+
+// Options configure a harness run.
+type Options struct {
+	Experiments []Experiment  // what to run, in this order
+	Timeout     time.Duration // per run; 0 means none
+	OutDir      string        // where to write results.md, results.csv and vector.svg
+	Set         string        // the name of the selection, for the report's header
+	Log         io.Writer     // one line per run; nil for none
+}
+
+// Report is the outcome of a harness run.
+type Report struct {
+	Runs      []Run
+	Env       Env
+	Files     []string // the files written
+	Mismatch  int      // runs with status MISMATCH or error
+	Cutoff    int      // runs cut off by a limit
+	Cancelled bool     // ctx ended before every experiment ran
+}
+
+// Env describes the machine and the build, for the report's header.
+type Env struct {
+	Kernel    string // bdd.Kernel
+	GoVersion string
+	GOOS      string
+	GOARCH    string
+	NumCPU    int
+	Set       string
+	Timeout   time.Duration
+	Started   time.Time
+	Wall      time.Duration // the whole harness run, compilation included
+}
+
+// Harness runs the experiments one after the other (each on a fresh
+// network, with a garbage collection before it so that one run's garbage
+// does not slow the next), then writes results.md, results.csv and, when
+// complete Vector runs are among them, vector.svg into opts.OutDir (else it
+// removes an earlier vector.svg there). When ctx ends, the runs done so far
+// are written.
+func Harness(ctx context.Context, opts Options) (*Report, error) {
+	rep := &Report{Env: Env{Kernel: bdd.Kernel, GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		NumCPU: runtime.NumCPU(), Set: opts.Set, Timeout: opts.Timeout, Started: time.Now()}}
+	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+		return nil, err
+	}
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	n := len(opts.Experiments)
+	for i, e := range opts.Experiments {
+		if ctx.Err() != nil {
+			rep.Cancelled = true
+			break
+		}
+		runtime.GC()
+		r := RunExperiment(ctx, e, opts.Timeout)
+		if ctx.Err() != nil {
+			rep.Cancelled = true // interrupted, not timed out: drop the run
+			break
+		}
+		rep.Runs = append(rep.Runs, r)
+		switch r.Status {
+		case StatusMismatch, StatusError:
+			rep.Mismatch++
+		case StatusTimeout, StatusLimit:
+			rep.Cutoff++
+		}
+		fmt.Fprintf(log, "[%*d/%d] %-36s %s\n", len(fmt.Sprint(n)), i+1, n, e.ID(), summary(&r))
+	}
+	rep.Env.Wall = time.Since(rep.Env.Started)
+	write := func(name string, f func(io.Writer) error) error {
+		path := filepath.Join(opts.OutDir, name)
+		var b strings.Builder
+		if err := f(&b); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		rep.Files = append(rep.Files, path)
+		return nil
+	}
+	if err := write("results.md", func(w io.Writer) error { return WriteMarkdown(w, rep) }); err != nil {
+		return rep, err
+	}
+	if err := write("results.csv", func(w io.Writer) error { return WriteCSV(w, rep.Runs) }); err != nil {
+		return rep, err
+	}
+	if hasVector(rep.Runs) {
+		if err := write("vector.svg", func(w io.Writer) error { return WriteVectorPlot(w, rep.Runs, rep.Env) }); err != nil {
+			return rep, err
+		}
+	} else if err := os.Remove(filepath.Join(opts.OutDir, "vector.svg")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return rep, err // an earlier run's plot would not match these results
+	}
+	return rep, nil
+}
+
+func summary(r *Run) string {
+	s := r.VerdictText()
+	if r.Fewest >= 0 {
+		s += fmt.Sprintf(" at %d", r.Fewest)
+	}
+	s = fmt.Sprintf("%-22s %7d tuples %9.3fs %9d nodes", s, r.ViewTuples, r.Time.Seconds(), r.PeakNodes)
+	if r.Status != StatusOK {
+		s += "  " + string(r.Status) + ": " + r.Detail
+	}
+	return s
+}
+
+// Select returns the experiments of the named set (default, large or all)
+// whose ID matches only (nil: every one), in the order of Experiments.
+func Select(set string, only *regexp.Regexp) ([]Experiment, error) {
+	var out []Experiment
+	for _, e := range Experiments() {
+		switch set {
+		case "default":
+			if e.Set != Default {
+				continue
+			}
+		case "large":
+			if e.Set != Large {
+				continue
+			}
+		case "all":
+		default:
+			return nil, fmt.Errorf("unknown set %q: want default, large or all", set)
+		}
+		if only != nil && !only.MatchString(e.ID()) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}

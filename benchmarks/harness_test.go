@@ -1,0 +1,286 @@
+package benchmarks
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/split"
+)
+
+func TestParseExpected(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want Expected
+		err  bool
+	}{
+		{"// a\n// EXPECTED: assertion violation, fewest contexts 3 (safe with -k 2).\nint x;", Expected{true, 3}, false},
+		{"// EXPECTED: assertion violation, fewest contexts 12.\n", Expected{true, 12}, false},
+		{"// EXPECTED: safe for every bound (no assertion violation for any k).\n", Expected{}, false},
+		{"// EXPECTED: safe for every bound. With two threads ...\n", Expected{}, false},
+		{"// nothing here\n", Expected{}, true},
+		{"// EXPECTED: safe\n", Expected{}, true},
+		{"// EXPECTED: assertion violation, fewest contexts 0\n", Expected{}, true},
+		{"// EXPECTED: assertion violation, fewest contexts 3\n// EXPECTED: safe for every bound\n", Expected{}, true},
+	} {
+		got, err := ParseExpected([]byte(c.src))
+		if (err != nil) != c.err || got != c.want {
+			t.Errorf("ParseExpected(%q) = %v, %v; want %v, error %v", c.src, got, err, c.want, c.err)
+		}
+	}
+}
+
+// TestModelFilesExpected checks that every model file states its verdict
+// in a form the harness reads, and so do the generated Vector models.
+func TestModelFilesExpected(t *testing.T) {
+	files, err := filepath.Glob("models/*.pds")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no model files: %v", err)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseExpected(src); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if emb, err := Models.ReadFile(filepath.ToSlash(f)); err != nil || string(emb) != string(src) {
+			t.Errorf("%s: embedded copy differs or is missing (%v)", f, err)
+		}
+	}
+	for bits := 1; bits <= 32; bits++ {
+		for _, fixed := range []bool{false, true} {
+			got, err := ParseExpected([]byte(VectorModel(bits, fixed)))
+			if want := (Expected{Violation: !fixed, Contexts: map[bool]int{false: 3, true: 0}[fixed]}); err != nil || got != want {
+				t.Errorf("VectorModel(%d, %v): got %v, %v, want %v", bits, fixed, got, err, want)
+			}
+		}
+	}
+}
+
+func TestExperiments(t *testing.T) {
+	exps := Experiments()
+	seen := map[string]bool{}
+	files := map[string]bool{}
+	sets := map[Set]int{}
+	for _, e := range exps {
+		if seen[e.ID()] {
+			t.Errorf("%s: listed twice", e.ID())
+		}
+		seen[e.ID()] = true
+		sets[e.Set]++
+		if e.Contexts < 1 || e.Family == "" || e.Threads == "" {
+			t.Errorf("%s: incomplete: %+v", e.ID(), e)
+		}
+		name, src, err := e.Source()
+		if err != nil {
+			t.Errorf("%s: %v", e.ID(), err)
+			continue
+		}
+		if _, err := ParseExpected(src); err != nil {
+			t.Errorf("%s: %s: %v", e.ID(), name, err)
+		}
+		if e.File != "" {
+			files[e.File] = true
+			if e.Bits > 0 && string(src) != VectorModel(e.Bits, e.Fixed) {
+				t.Errorf("%s: file differs from VectorModel", e.ID())
+			}
+		}
+	}
+	// Every model file is in some experiment.
+	all, _ := filepath.Glob("models/*.pds")
+	for _, f := range all {
+		if !files[filepath.Base(f)] {
+			t.Errorf("%s: in no experiment", f)
+		}
+	}
+	if sets[Default] == 0 || sets[Large] == 0 {
+		t.Errorf("sets: got %v, want both default and large runs", sets)
+	}
+	// The paper's figures are where the paper has them.
+	for _, id := range []string{"bluetooth-v1-a1s1/k3/eager", "bluetooth-v2-a2s1/k5/lazy", "bluetooth-v3-a1s2/k4/eager",
+		"vector-java5-b1/k3/eager", "vector-java6-b8/k3/lazy", "bst-i2s1/k5/lazy"} {
+		i := slices.IndexFunc(exps, func(e Experiment) bool { return e.ID() == id })
+		if i < 0 || exps[i].Paper.Table == "" {
+			t.Errorf("%s: missing, or without the paper's figure", id)
+		}
+	}
+	def, err := Select("default", nil)
+	if err != nil || len(def) != sets[Default] {
+		t.Errorf("Select(default): %d experiments, %v; want %d", len(def), err, sets[Default])
+	}
+	vec, _ := Select("all", regexp.MustCompile(`^vector-java6-b(2|16)/.*/lazy$`))
+	if len(vec) != 2 {
+		t.Errorf("Select(all, vector-java6 2 and 16 lazy): got %d experiments, want 2", len(vec))
+	}
+	if _, err := Select("huge", nil); err == nil {
+		t.Errorf("Select(huge): got no error")
+	}
+}
+
+// TestCheck checks the comparison with the EXPECTED line, mismatches
+// included.
+func TestCheck(t *testing.T) {
+	viol := func(n int) *cbr.Result {
+		return &cbr.Result{Verdict: cbr.Violation, Violations: []cbr.Found{{Contexts: n}}}
+	}
+	for _, c := range []struct {
+		exp    Expected
+		k      int
+		res    *cbr.Result
+		ctxErr error
+		want   Status
+	}{
+		{Expected{true, 3}, 3, viol(3), nil, StatusOK},
+		{Expected{true, 3}, 5, viol(3), nil, StatusOK},
+		{Expected{true, 3}, 2, &cbr.Result{Verdict: cbr.Safe}, nil, StatusOK},
+		{Expected{true, 3}, 3, &cbr.Result{Verdict: cbr.Safe}, nil, StatusMismatch},
+		{Expected{true, 3}, 4, viol(4), nil, StatusMismatch},
+		{Expected{true, 3}, 2, viol(2), nil, StatusMismatch},
+		{Expected{}, 4, &cbr.Result{Verdict: cbr.Safe}, nil, StatusOK},
+		{Expected{}, 4, viol(4), nil, StatusMismatch},
+		{Expected{}, 4, &cbr.Result{Verdict: cbr.Unknown, Reason: "time limit reached"}, context.DeadlineExceeded, StatusTimeout},
+		{Expected{true, 3}, 4, viol(3), context.DeadlineExceeded, StatusTimeout},
+		{Expected{true, 3}, 4, viol(2), context.DeadlineExceeded, StatusMismatch},
+		{Expected{}, 4, &cbr.Result{Verdict: cbr.Unknown, Reason: "BDD node limit reached"}, nil, StatusLimit},
+	} {
+		r := &Run{Experiment: Experiment{Contexts: c.k}, Expected: c.exp}
+		if got, detail := check(r, c.res, c.ctxErr); got != c.want {
+			t.Errorf("expected %v, k %d, result %v at %d, ctx %v: got %s (%s), want %s", c.exp, c.k, c.res.Verdict, c.res.Contexts(), c.ctxErr, got, detail, c.want)
+		}
+	}
+}
+
+func TestExpectedText(t *testing.T) {
+	for _, c := range []struct {
+		exp  Expected
+		k    int
+		want string
+	}{
+		{Expected{true, 4}, 3, "safe (violation at 4)"},
+		{Expected{true, 4}, 4, "violation at 4"},
+		{Expected{}, 4, "safe"},
+	} {
+		if got := expectedText(&Run{Experiment: Experiment{Contexts: c.k}, Expected: c.exp}); got != c.want {
+			t.Errorf("%v at k %d: got %q, want %q", c.exp, c.k, got, c.want)
+		}
+	}
+}
+
+// tiny is a harness run of a few small experiments.
+func tiny(t *testing.T) (*Report, string) {
+	t.Helper()
+	exps, err := Select("all", regexp.MustCompile(`^(bluetooth-v1-a1s1/k3|vector-java5-b[12]/k3|vector-java6-b1/k3/lazy)`))
+	if err != nil || len(exps) != 7 {
+		t.Fatalf("Select: got %d experiments, %v; want 7", len(exps), err)
+	}
+	dir := t.TempDir()
+	rep, err := Harness(context.Background(), Options{Experiments: exps, Timeout: 0, OutDir: dir, Set: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, dir
+}
+
+// TestHarness runs the harness twice on tiny experiments and checks the
+// files and that everything but the times is the same both times.
+func TestHarness(t *testing.T) {
+	rep1, dir1 := tiny(t)
+	rep2, dir2 := tiny(t)
+	for _, rep := range []*Report{rep1, rep2} {
+		if rep.Mismatch != 0 || rep.Cutoff != 0 || len(rep.Runs) != 7 || len(rep.Files) != 3 {
+			t.Fatalf("got %d runs, %d mismatches, %d cut off, files %v; want 7, 0, 0, 3 files", len(rep.Runs), rep.Mismatch, rep.Cutoff, rep.Files)
+		}
+	}
+	for _, r := range rep1.Runs {
+		if r.Status != StatusOK || r.ViewTuples == 0 {
+			t.Errorf("%s: status %s (%s), %d view tuples", r.ID(), r.Status, r.Detail, r.ViewTuples)
+		}
+		if r.Split == split.Lazy && r.Family == "vector" && r.ViewTuples != 3 {
+			t.Errorf("%s: got %d view tuples, want 3 (the paper's Table 1)", r.ID(), r.ViewTuples)
+		}
+	}
+	read := func(dir, name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	csv1, csv2 := read(dir1, "results.csv"), read(dir2, "results.csv")
+	if a, b := withoutTimes(t, csv1), withoutTimes(t, csv2); !slices.EqualFunc(a, b, slices.Equal) {
+		t.Errorf("results differ between two runs apart from times and peak nodes:\n%v\n%v", a, b)
+	}
+	if rows := withoutTimes(t, csv1); len(rows) != 8 || !slices.Equal(rows[0], withoutTimeHeader()) {
+		t.Errorf("results.csv: got %d rows, header %v", len(rows), rows[0])
+	}
+	// Peak nodes depend a little on when Go's collector releases node
+	// handles (bdd/refs.go), so they are compared loosely.
+	for i := range rep1.Runs {
+		a, b := rep1.Runs[i].PeakNodes, rep2.Runs[i].PeakNodes
+		if a <= 0 || b <= 0 || 10*abs(a-b) > max(a, b) {
+			t.Errorf("%s: peak nodes %d and %d: want positive and within 10%%", rep1.Runs[i].ID(), a, b)
+		}
+	}
+	md := read(dir1, "results.md")
+	for _, s := range []string{"BDD kernel:", "CPUs", "| bluetooth-v1-a1s1 | 1 adder + 1 stopper | 3 | eager | violation at 3 | violation | 3 |",
+		"21 tuples, 1.1 s, 46k nodes (Table 2)", "## java.util.Vector", "| 1 | 16 (48) |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("results.md: no %q in\n%s", s, md)
+		}
+	}
+	svg := read(dir1, "vector.svg")
+	if !strings.Contains(svg, "<svg") || !strings.Contains(svg, "Java 5 eager") || !strings.Contains(svg, "view tuples") {
+		t.Errorf("vector.svg: not the plot:\n%.300s", svg)
+	}
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// varying are the CSV columns that may differ between two runs.
+var varying = []string{"time_s", "peak_nodes"}
+
+func withoutTimeHeader() []string {
+	return slices.DeleteFunc(slices.Clone(CSVHeader), func(s string) bool { return slices.Contains(varying, s) })
+}
+
+// withoutTimes parses a results.csv and drops the time and peak node
+// columns.
+func withoutTimes(t *testing.T, text string) [][]string {
+	rows, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		if len(r) != len(CSVHeader) {
+			t.Fatalf("row %d: %d fields, want %d", i, len(r), len(CSVHeader))
+		}
+		var keep []string
+		for j, f := range r {
+			if !slices.Contains(varying, CSVHeader[j]) {
+				keep = append(keep, f)
+			}
+		}
+		rows[i] = keep
+	}
+	return rows
+}
+
+// TestVectorPlotEmpty checks that the plot is drawn without data (only
+// timed-out runs) and with a single point.
+func TestVectorPlotEmpty(t *testing.T) {
+	e := Experiment{Family: "vector", Model: "vector-java5-b1", Bits: 1, Contexts: 3}
+	for _, runs := range [][]Run{nil, {{Experiment: e, Status: StatusTimeout, ViewTuples: 5}}, {{Experiment: e, Status: StatusOK, ViewTuples: 3}}} {
+		var b strings.Builder
+		if err := WriteVectorPlot(&b, runs, Env{}); err != nil || !strings.Contains(b.String(), "<svg") {
+			t.Errorf("%d runs: got error %v", len(runs), err)
+		}
+	}
+}

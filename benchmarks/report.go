@@ -1,0 +1,256 @@
+package benchmarks
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// families are the report's sections, in order.
+var families = []struct{ name, title, note string }{
+	{"bluetooth", "Bluetooth driver (SEC08 5.2, Table 2)",
+		"The paper's figures are for its thread mixes: version 1 with 1 adder + 1 stopper, version 2 with 2 + 1, version 3 with 1 + 2, at its bounds (3, 5 and 4 contexts)."},
+	{"lalreps", "Lal-Reps Bluetooth family (LR Section 7)",
+		"Each thread is an adder or a stopper, chosen nondeterministically. No paper figure: LR bound contexts per thread."},
+	{"vector", "java.util.Vector (SEC08 5.1, Table 1)",
+		"3 contexts; the element x has 1 to 16 bits. The paper gives bits 1 to 8 (its model is the compiled Java library, about 30,000 rules, so only the growth is comparable)."},
+	{"bst", "Binary search trees (SEC08 5.3, Table 3)",
+		"The paper gives times only, for 2 inserters + 1 searcher (our bst-i2s1), without saying which splitting."},
+}
+
+// WriteMarkdown writes the report as Markdown: a header with the machine,
+// the BDD kernel and the summary, then one table per model family, and a
+// compact Vector table of view tuples against bits.
+func WriteMarkdown(w io.Writer, rep *Report) error {
+	var b strings.Builder
+	env := rep.Env
+	var analysis time.Duration
+	ok := 0
+	for i := range rep.Runs {
+		analysis += rep.Runs[i].Time
+		if rep.Runs[i].Status == StatusOK {
+			ok++
+		}
+	}
+	b.WriteString("# cbreach: eager and lazy splitting on the benchmark models\n\n")
+	fmt.Fprintf(&b, "- Set: %s, %d runs, one after the other, per-run timeout %s.\n", env.Set, len(rep.Runs), timeoutText(env.Timeout))
+	fmt.Fprintf(&b, "- Machine: %s/%s, %d CPUs (runtime.NumCPU), %s; BDD kernel: %s.\n", env.GOOS, env.GOARCH, env.NumCPU, env.GoVersion, env.Kernel)
+	fmt.Fprintf(&b, "- Started %s; wall time %s (analysis alone %s).\n", env.Started.UTC().Format("2006-01-02 15:04 MST"), env.Wall.Round(time.Second), analysis.Round(time.Second))
+	fmt.Fprintf(&b, "- Result: %d ok, %d mismatches or errors, %d cut off by a limit.", ok, rep.Mismatch, rep.Cutoff)
+	if rep.Cancelled {
+		b.WriteString(" **Interrupted: not every experiment ran.**")
+	}
+	b.WriteString("\n\n")
+	b.WriteString("Each run compiles the model into a fresh network (its own BDD manager) and calls\n" +
+		"`cbr.Analyze` with `All` (explore the whole bound) and without `Dedup`, so every\n" +
+		"view tuple is counted as in the paper. View tuples are the work items whose post* was\n" +
+		"computed. Counts and verdicts are deterministic; times are not, nor (slightly) peak\n" +
+		"nodes. \"expected\" is what the model's `// EXPECTED:` line implies for the bound k;\n" +
+		"\"check\" compares the verdict and the fewest contexts with it. The paper column gives\n" +
+		"SEC08's figures (AMD 3 GHz, jMoped on the Java bytecode) where it has them.\n")
+	if rep.Mismatch > 0 {
+		b.WriteString("\n**MISMATCHES:**\n\n")
+		for i := range rep.Runs {
+			if r := &rep.Runs[i]; r.Status == StatusMismatch || r.Status == StatusError {
+				fmt.Fprintf(&b, "- **%s %s**: %s\n", r.ID(), r.Status, r.Detail)
+			}
+		}
+	}
+	for _, f := range families {
+		var runs []*Run
+		for i := range rep.Runs {
+			if rep.Runs[i].Family == f.name {
+				runs = append(runs, &rep.Runs[i])
+			}
+		}
+		if len(runs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", f.title, f.note)
+		b.WriteString("| model | threads | k | split | expected | verdict | fewest contexts | view tuples | time (s) | peak nodes | paper | check |\n")
+		b.WriteString("|---|---|--:|---|---|---|--:|--:|--:|--:|---|---|\n")
+		for _, r := range runs {
+			fewest := "-"
+			if r.Fewest >= 0 {
+				fewest = strconv.Itoa(r.Fewest)
+			}
+			tuples := strconv.Itoa(r.ViewTuples)
+			secs := fmt.Sprintf("%.3f", r.Time.Seconds())
+			if !r.Complete() && r.Status != StatusError {
+				tuples, secs = ">"+tuples, ">"+secs
+			}
+			chk := string(r.Status)
+			if r.Status != StatusOK {
+				chk = "**" + chk + "**"
+				if r.Detail != "" {
+					chk += ": " + r.Detail
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s |\n",
+				r.Model, r.Threads, r.Contexts, r.Split, expectedText(r), r.VerdictText(), fewest, tuples, secs, r.PeakNodes, paperText(r.Paper), chk)
+		}
+		if f.name == "vector" {
+			vectorTable(&b, runs)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// vectorTable writes view tuples and times against bits, one column per
+// Java version and splitting, the paper's figure beside ours.
+func vectorTable(b *strings.Builder, runs []*Run) {
+	type key struct {
+		bits  int
+		fixed bool
+		eager bool
+	}
+	m := map[key]*Run{}
+	maxBits := 0
+	for _, r := range runs {
+		m[key{r.Bits, r.Fixed, r.Split.String() == "eager"}] = r
+		maxBits = max(maxBits, r.Bits)
+	}
+	cell := func(r *Run, secs bool) string {
+		if r == nil {
+			return ""
+		}
+		var s string
+		switch {
+		case !r.Complete():
+			s = string(r.Status)
+		case secs:
+			s = fmt.Sprintf("%.3f", r.Time.Seconds())
+		default:
+			s = strconv.Itoa(r.ViewTuples)
+		}
+		if secs && r.Paper.Seconds > 0 {
+			s += fmt.Sprintf(" (%g)", r.Paper.Seconds)
+		} else if !secs && r.Paper.ViewTuples > 0 {
+			s += fmt.Sprintf(" (%d)", r.Paper.ViewTuples)
+		}
+		return s
+	}
+	for _, secs := range []bool{false, true} {
+		what := "View tuples"
+		if secs {
+			what = "Time in seconds"
+		}
+		fmt.Fprintf(b, "\n%s against the width of x (the paper's figure in parentheses):\n\n", what)
+		b.WriteString("| bits | Java 5 eager | Java 5 lazy | Java 6 eager | Java 6 lazy |\n|--:|--:|--:|--:|--:|\n")
+		for bits := 1; bits <= maxBits; bits++ {
+			row := []string{strconv.Itoa(bits)}
+			seen := false
+			for _, fixed := range []bool{false, true} {
+				for _, eager := range []bool{true, false} {
+					r := m[key{bits, fixed, eager}]
+					seen = seen || r != nil
+					row = append(row, cell(r, secs))
+				}
+			}
+			if seen {
+				fmt.Fprintf(b, "| %s |\n", strings.Join(row, " | "))
+			}
+		}
+	}
+}
+
+// expectedText is what the run should answer: "violation at N", "safe",
+// or "safe (violation at N)" when the violation needs more contexts than
+// the bound.
+func expectedText(r *Run) string {
+	if v, _ := r.Expected.Within(r.Contexts); !v && r.Expected.Violation {
+		return "safe (" + r.Expected.String() + ")"
+	}
+	return r.Expected.String()
+}
+
+func timeoutText(d time.Duration) string {
+	if d <= 0 {
+		return "none"
+	}
+	return d.String()
+}
+
+// paperText is "21 tuples, 1.1 s, 46k nodes (Table 2)".
+func paperText(p Paper) string {
+	if p.Table == "" {
+		return ""
+	}
+	var parts []string
+	if p.ViewTuples > 0 {
+		parts = append(parts, fmt.Sprintf("%d tuples", p.ViewTuples))
+	}
+	if p.Seconds > 0 {
+		parts = append(parts, fmt.Sprintf("%g s", p.Seconds))
+	}
+	if p.Nodes > 0 {
+		parts = append(parts, nodesText(p.Nodes)+" nodes")
+	}
+	s := strings.Join(parts, ", ") + " (" + p.Table
+	if p.Note != "" {
+		s += "; " + p.Note
+	}
+	return s + ")"
+}
+
+func nodesText(n float64) string {
+	if n >= 1e6 {
+		return strconv.FormatFloat(n/1e6, 'f', -1, 64) + "M"
+	}
+	return strconv.FormatFloat(n/1e3, 'f', -1, 64) + "k"
+}
+
+// CSVHeader is the first line of results.csv.
+var CSVHeader = []string{"id", "family", "model", "threads", "bits", "contexts", "split", "set", "expected",
+	"status", "verdict", "fewest_contexts", "view_tuples", "tuples_per_level", "post_star_calls", "peak_nodes",
+	"time_s", "paper_table", "paper_view_tuples", "paper_time_s", "paper_nodes", "detail"}
+
+// WriteCSV writes one line per run under CSVHeader. fewest_contexts is
+// empty when no violation was found; paper fields are empty when the paper
+// has no figure; tuples_per_level lists the view tuples by contexts,
+// separated by spaces.
+func WriteCSV(w io.Writer, runs []Run) error {
+	cw := csv.NewWriter(w)
+	cw.Write(CSVHeader)
+	for i := range runs {
+		r := &runs[i]
+		fewest, bits := "", ""
+		if r.Fewest >= 0 {
+			fewest = strconv.Itoa(r.Fewest)
+		}
+		if r.Bits > 0 {
+			bits = strconv.Itoa(r.Bits)
+		}
+		var levels []string
+		for _, n := range r.TuplesPerLevel {
+			levels = append(levels, strconv.Itoa(n))
+		}
+		if len(levels) > r.Contexts {
+			levels = levels[:r.Contexts] // the k-th level is never processed
+		}
+		pt, ps, pn := "", "", ""
+		if r.Paper.ViewTuples > 0 {
+			pt = strconv.Itoa(r.Paper.ViewTuples)
+		}
+		if r.Paper.Seconds > 0 {
+			ps = strconv.FormatFloat(r.Paper.Seconds, 'f', -1, 64)
+		}
+		if r.Paper.Nodes > 0 {
+			pn = strconv.FormatFloat(r.Paper.Nodes, 'f', -1, 64)
+		}
+		verdict := r.Verdict.String()
+		if r.Status == StatusError {
+			verdict = ""
+		}
+		cw.Write([]string{r.ID(), r.Family, r.Model, r.Threads, bits, strconv.Itoa(r.Contexts), r.Split.String(), r.Set.String(),
+			r.Expected.String(), string(r.Status), verdict, fewest, strconv.Itoa(r.ViewTuples), strings.Join(levels, " "),
+			strconv.Itoa(r.PostStarCalls), strconv.Itoa(r.PeakNodes), strconv.FormatFloat(r.Time.Seconds(), 'f', 4, 64),
+			r.Paper.Table, pt, ps, pn, r.Detail})
+	}
+	cw.Flush()
+	return cw.Error()
+}
