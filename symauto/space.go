@@ -14,8 +14,8 @@ type Space struct {
 	S   *pds.Sets
 
 	gl, savedEntry, retLink, link, grl, lEntry, start, notStart, ret, entry bdd.VarSet
-	entryEqCur                                                       bdd.Node // G == Ge AND L == Le
-	startEqCur                                                       bdd.Node // Gs == G
+	entryEqCur                                                              bdd.Node // G == Ge AND L == Le
+	startEqCur                                                              bdd.Node // Gs == G
 
 	renNext     *bdd.Renaming // G'->G, L'->L
 	renPushMid  *bdd.Renaming // G'->Gl, L'->Ll, L''->L
