@@ -1,0 +1,176 @@
+package benchmarks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/frontend/cuba"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/split"
+	"github.com/stretchr/testify/require"
+)
+
+// cubaDir is CUBA's suite in the shared folder beside the repository.
+func cubaDir(t *testing.T) string {
+	dir := filepath.Join("..", "..", "shared", "benchmarks", "cuba-pldi18")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("CUBA's suite is not at %s (the shared folder is absent): skipping", dir)
+	}
+	return dir
+}
+
+// cubaUnreachableBound is the largest bound at which the test checks
+// CUBA's two unreachable Bluetooth targets. Their view tuples grow by a
+// factor of 2.5 to 5 per context (the counter thread's stack grows without
+// bound), so the bounds above it take minutes each: run them with the
+// command line (cbreach -k 10 --cuba ...).
+const cubaUnreachableBound = 6
+
+func readCuba(t *testing.T, dir, name string) (*cuba.Instance, []cbr.Target) {
+	sub := "04_BST-Insert"
+	if strings.HasPrefix(name, "Bluetooth") {
+		sub = map[string]string{"1": "01_Bluetooth-1", "2": "02_Bluetooth-2", "3": "03_Bluetooth-3"}[name[9:10]]
+	}
+	base := filepath.Join(dir, sub, name)
+	inst, err := cuba.ReadFiles(base+".pds", base+".init", pds.Options{})
+	require.NoError(t, err)
+	spec, err := os.ReadFile(base + ".spec")
+	if err != nil {
+		return inst, nil
+	}
+	tg, err := cuba.ParseTarget(base+".spec", spec, inst)
+	require.NoError(t, err)
+	m := inst.Net.M
+	target := cbr.Target{Name: tg.String(), Globals: m.Value(bdd.Ref{Var: inst.Shared.Var, Copy: pds.GCur}, tg.Shared)}
+	for _, l := range tg.Tops {
+		if l == nil {
+			target.Tops = append(target.Tops, cbr.Top{Empty: true})
+		} else {
+			target.Tops = append(target.Tops, cbr.Top{Label: l})
+		}
+	}
+	return inst, []cbr.Target{target}
+}
+
+// TestCubaBluetooth: for every Bluetooth instance of CUBA's suite, under
+// eager and lazy splitting, the target is reached with exactly the fewest
+// contexts CUBA reports (and not with one less), or, for the unreachable
+// ones, not reached up to cubaUnreachableBound.
+func TestCubaBluetooth(t *testing.T) {
+	dir := cubaDir(t)
+	cases := []struct {
+		name   string
+		fewest int // 0: unreachable
+	}{
+		{"Bluetooth1-11", 4}, {"Bluetooth1-12", 3}, {"Bluetooth1-21", 4},
+		{"Bluetooth2-11", 4}, {"Bluetooth2-12", 3}, {"Bluetooth2-21", 4},
+		{"Bluetooth3-11", 7}, {"Bluetooth3-12", 0}, {"Bluetooth3-21", 0},
+	}
+	for _, tc := range cases {
+		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+			t.Run(tc.name+"/"+s.String(), func(t *testing.T) {
+				if tc.fewest == 0 {
+					inst, targets := readCuba(t, dir, tc.name)
+					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: cubaUnreachableBound, Split: s, Targets: targets, Dedup: true})
+					require.NoError(t, err)
+					require.Equal(t, cbr.Safe, r.Verdict, "target reached with %d contexts", r.Contexts())
+					return
+				}
+				for _, k := range []int{tc.fewest - 1, tc.fewest} {
+					inst, targets := readCuba(t, dir, tc.name)
+					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Dedup: true})
+					require.NoError(t, err)
+					if k < tc.fewest {
+						require.Equal(t, cbr.Safe, r.Verdict, "k=%d: reached before CUBA's fewest contexts", k)
+					} else {
+						require.Equal(t, cbr.Violation, r.Verdict, "k=%d", k)
+						require.Equal(t, tc.fewest, r.Contexts())
+					}
+				}
+			})
+		}
+	}
+}
+
+// firstStable returns the first bound from which the counts stop growing.
+func firstStable(counts []int) int {
+	for j := range counts {
+		if !slices.ContainsFunc(counts[j:], func(c int) bool { return c != counts[j] }) {
+			return j
+		}
+	}
+	return len(counts)
+}
+
+// TestCubaBSTConvergence: the reachable visible states of the BST-Insert
+// instances stop growing at 2, 3 and 4 contexts, as CUBA's symbolic engine
+// reports (bst-11, bst-21, bst-22), under both splittings.
+func TestCubaBSTConvergence(t *testing.T) {
+	dir := cubaDir(t)
+	for _, tc := range []struct {
+		name   string
+		stable int
+	}{{"bst-11", 2}, {"bst-21", 3}, {"bst-22", 4}} {
+		var prev []int
+		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+			inst, _ := readCuba(t, dir, tc.name)
+			counts, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.stable + 2, Split: s, Dedup: true})
+			require.NoError(t, err)
+			require.Equal(t, tc.stable, firstStable(counts), "%s %s: visible states by bound %v", tc.name, s, counts)
+			if prev != nil {
+				require.Equal(t, prev, counts, "%s: eager and lazy count different visible states", tc.name)
+			}
+			prev = counts
+		}
+	}
+}
+
+// TestCubaExplicitVisible: on instances small enough for it, the explicit
+// reference semantics reaches exactly the visible states the symbolic
+// engine counts, bound by bound.
+func TestCubaExplicitVisible(t *testing.T) {
+	dir := cubaDir(t)
+	for _, tc := range []struct {
+		name string
+		k    int
+	}{{"bst-11", 3}, {"bst-21", 2}, {"Bluetooth1-11", 3}, {"Bluetooth2-12", 2}} {
+		inst, _ := readCuba(t, dir, tc.name)
+		res, err := explicit.Explore(inst.Net, explicit.Options{Contexts: tc.k, MaxDepth: 64, MaxConfigs: 2000000})
+		require.NoError(t, err)
+		require.False(t, res.DepthCapped, tc.name)
+		first := map[string]int{}
+		for _, x := range res.Reached {
+			tops := make([]string, len(x.Config.Threads))
+			for i, st := range x.Config.Threads {
+				tops[i] = "-"
+				if len(st) > 0 {
+					tops[i] = st[len(st)-1].Label.Name
+				}
+			}
+			key := strings.Join(append([]string{inst.Net.Globals[inst.Shared.Index].Type.Format(x.Config.Globals[inst.Shared.Index])}, tops...), "|")
+			if old, ok := first[key]; !ok || x.Contexts < old {
+				first[key] = x.Contexts
+			}
+		}
+		want := make([]int, tc.k+1)
+		for _, j := range first {
+			for b := j; b <= tc.k; b++ {
+				want[b]++
+			}
+		}
+		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+			inst, _ := readCuba(t, dir, tc.name)
+			got, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.k, Split: s})
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%s %s: visible states by bound", tc.name, s)
+			t.Logf("%s %s: visible states by bound %v", tc.name, s, got)
+		}
+	}
+}
