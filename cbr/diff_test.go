@@ -76,18 +76,12 @@ func project(t *testing.T, net *pds.Network, initial int, g []uint64, stacks [][
 	for i, st := range stacks {
 		var fs []string
 		if i >= initial && len(st) == 1 && net.IsDormant(st[0].Label) {
-			pending, bits := net.SlotState(g, i-initial)
+			pending, locals := net.SlotState(g, i-initial)
 			if pending == nil {
 				absent = true
 				continue
 			}
 			require.False(t, absent, "slot %d started before an earlier one", i-initial)
-			locals := make([]uint64, len(pending.Locals))
-			for j, l := range pending.Locals {
-				for b := 0; b < l.Type.Bits; b++ {
-					locals[j] |= bits[l.Block[b]] << b
-				}
-			}
 			fs = append(fs, frameKey(pending.Entry, locals))
 		} else {
 			require.False(t, absent, "slot %d runs after an absent one", i-initial)

@@ -126,8 +126,8 @@ func (n *Network) IsDormant(l *Label) bool {
 
 // SlotState decodes, from a valuation of the globals (by Global.Index),
 // whether slot s was given a thread that has not started yet, which
-// procedure it will run and the child's local block bits (by block bit:
-// local l's bit b is locals[l.Block[b]]).
+// procedure it will run and the values of that procedure's locals (by
+// index in Proc.Locals) the thread will start with.
 func (n *Network) SlotState(globals []uint64, s int) (pending *Proc, locals []uint64) {
 	sv := n.slots
 	p := globals[sv.proc[s].Index]
@@ -135,9 +135,11 @@ func (n *Network) SlotState(globals []uint64, s int) (pending *Proc, locals []ui
 		return nil, nil
 	}
 	proc := sv.spawn[p-1]
-	locals = make([]uint64, len(sv.args[s]))
-	for i, g := range sv.args[s] {
-		locals[i] = globals[g.Index]
+	locals = make([]uint64, len(proc.Locals))
+	for i, l := range proc.Locals {
+		for b, pos := range l.Block {
+			locals[i] |= globals[sv.args[s][pos].Index] << b
+		}
 	}
 	return proc, locals
 }

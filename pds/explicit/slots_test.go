@@ -53,18 +53,12 @@ func projectSlots(t testing.TB, x *pds.Network, initial int, c explicit.Config) 
 			continue
 		}
 		if len(stack) == 1 && x.IsDormant(stack[0].Label) {
-			p, bits := x.SlotState(c.Globals, ti-initial)
+			p, locals := x.SlotState(c.Globals, ti-initial)
 			if p == nil {
 				absent = true
 				continue
 			}
 			require.False(t, absent, "slot %d pending after an absent slot", ti-initial)
-			locals := make([]uint64, len(p.Locals))
-			for i, l := range p.Locals {
-				for b := 0; b < l.Type.Bits; b++ {
-					locals[i] |= bits[l.Block[b]] << b
-				}
-			}
 			d.Threads = append(d.Threads, []explicit.Frame{{Label: p.Entry, Locals: locals}})
 			continue
 		}
