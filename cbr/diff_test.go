@@ -3,7 +3,6 @@ package cbr_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -234,4 +233,3 @@ func TestRandomDifferential(t *testing.T) {
 	}
 }
 
-var _ = slices.Sort[[]string]

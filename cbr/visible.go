@@ -8,7 +8,6 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
-	"github.com/cbreach/cbreach/symauto"
 )
 
 // VisibleStates explores the whole bound and counts, for every j from 0
@@ -100,4 +99,3 @@ func visible(net *pds.Network, t split.Tuple) []string {
 	return out
 }
 
-var _ = symauto.Initial
