@@ -232,4 +232,3 @@ func TestRandomDifferential(t *testing.T) {
 		}
 	}
 }
-

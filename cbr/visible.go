@@ -98,4 +98,3 @@ func visible(net *pds.Network, t split.Tuple) []string {
 	})
 	return out
 }
-
