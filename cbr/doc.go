@@ -1,2 +1,49 @@
-// Package cbr is the worklist driver of context-bounded reachability.
+// Package cbr is the worklist driver of context-bounded reachability: the
+// jMoped paper's Algorithm 1 with eager or lazy splitting (package split),
+// post* per thread (package symauto), and the verdicts, violations and
+// statistics of DESIGN.md ("The worklist driver", "Verdicts, output and
+// exit status").
+//
+// # The algorithm
+//
+// [Analyze] compiles forks into thread slots (pds.Network.WithThreadSlots),
+// builds every thread's initial view and the initial tuples (one for lazy,
+// one per initial global value for eager), then processes work items (j, i,
+// T) in order of increasing j, the number of contexts that reached T, i the
+// thread that ran last. For j < k and every thread i' != i it tags the view
+// of i' with the start global, saturates it, checks the result for errors
+// and targets, and (when j+1 < k) splits it into new items. Breadth-first
+// order makes the first violation found one with the fewest contexts. A
+// post* whose start globals are all stale yields nothing.
+//
+// Errors are checked on the tagged post* result directly: every accepted
+// configuration there belongs to a start global of the tuple's domain,
+// where every other view accepts, so an error label on top is a reachable
+// violation of thread i' with j+1 contexts. Targets ([Target], CUBA's
+// visible states) combine all threads: EXISTS Gs, G. target(G) AND
+// top_i'(Gs, G) AND the other threads' conditions at Gs.
+//
+// # Limits and verdicts
+//
+// Violation when one was found (even if a limit is hit later in an All
+// run); Unknown when a limit cut the search off first: the context was
+// cancelled or timed out, the BDD node limit was reached, or a thread
+// reached a cutoff label (a start beyond the thread bound; the Reason names
+// its position); Safe otherwise, for the bound in Result.Bound.
+//
+// # Counting
+//
+// Stats.ViewTuples counts the items taken from the worklist to compute
+// their successors (levels 0 to k-1): the figure of the paper's tables.
+// Options.Dedup drops a new tuple whose views equal (up to state numbering
+// and context levels, symauto.Auto.Canonical) those of a tuple queued at
+// the same or a lower level: exact, often much faster, but it changes that
+// figure, so the benchmark harness runs without it.
+//
+// # Hooks
+//
+// The library never prints: OnProgress after every item, OnViolation for
+// every violation, OnTuple for every tuple created (with KeepLast, the
+// k-th context's tuples too). [VisibleStates] uses OnTuple to count the
+// reachable visible states (globals and every thread's top) per bound.
 package cbr
