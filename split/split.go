@@ -131,14 +131,12 @@ func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.No
 		return nil
 	}
 	var out []Tuple
-	emit := func(class, rel bdd.Node, restrictEnd bdd.Node) {
+	// emit adds the tuple whose active view is w and whose other views are
+	// rebased through rel(Gs, G).
+	emit := func(w *symauto.Auto, rel bdd.Node) {
 		nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: m.Exists(rel, sp.StartSet())}
 		for i, v := range t.Views {
 			if i == active {
-				w := post.Restrict(class, level)
-				if !restrictEnd.IsTrue() {
-					w = w.RestrictGlobals(restrictEnd)
-				}
 				nt.Views[i] = w
 			} else {
 				nt.Views[i] = v.Rebase(rel)
@@ -149,15 +147,16 @@ func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.No
 	if x.Strategy == Eager {
 		for _, gs := range x.values(sp.StartToCur(live)) {
 			class := sp.CurToStart(gs)
+			w := post.Restrict(class, level) // once per start global, not per end global
 			ends := m.Exists(m.And(u, class), sp.StartSet())
 			for _, g := range x.values(ends) {
-				emit(class, m.And(class, g), g)
+				emit(w.RestrictGlobals(g), m.And(class, g))
 			}
 		}
 		return out
 	}
 	for _, class := range x.Partition(u, live) {
-		emit(class, m.And(class, u), m.True())
+		emit(post.Restrict(class, level), m.And(class, u))
 	}
 	return out
 }

@@ -192,15 +192,16 @@ func (s *Saturation) compose(e, mid bdd.Node, ret *pds.Label, q State) {
 
 // Result returns the saturated automaton without its internal epsilon
 // transitions into mid-states (they are only needed during saturation, and
-// they carry the return register). Call it when Done.
+// they carry the return register). Call it when Done; the saturation hands
+// its automaton over and must not Step again.
 func (s *Saturation) Result() *Auto {
-	r := s.a.clone()
-	for t := range r.labels {
+	for t := range s.a.labels {
 		if t.Label == nil && t.To != Final {
-			delete(r.labels, t)
+			delete(s.a.labels, t)
+			s.a.acc = nil
 		}
 	}
-	return r
+	return s.a
 }
 
 // Changed returns the start globals whose post* added something (over Gs

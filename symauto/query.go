@@ -155,20 +155,29 @@ func (a *Auto) tagged(t Trans, level int) bool {
 	return n.Init == 0 && n.Level == level
 }
 
+// relabel returns a copy in which f replaces the label of every transition
+// that sel selects (empty labels dropped); the four relabellings below are
+// this loop with their own selection and label function.
+func (a *Auto) relabel(sel func(Trans) bool, f func(bdd.Node) bdd.Node) *Auto {
+	b := a.clone()
+	for t, l := range a.labels {
+		if sel(t) {
+			b.set(t, f(l))
+		}
+	}
+	return b
+}
+
+func leavesP(t Trans) bool { return t.From == Initial }
+
 // Tag returns the automaton restricted to the globals dom (over G) and
 // tagged with the start global: every transition leaving p gets Gs = G
 // (the paper's Section 3.2: the first copy of the globals is never changed
 // by a rule). Untagged mid-state transitions do not mention G.
 func (a *Auto) Tag(dom bdd.Node) *Auto {
 	m := a.sp.M
-	b := a.clone()
 	tag := m.And(dom, a.sp.startEqCur)
-	for t, l := range a.labels {
-		if t.From == Initial {
-			b.set(t, m.And(l, tag))
-		}
-	}
-	return b
+	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(l, tag) })
 }
 
 // Restrict returns the automaton for the start globals in class (over
@@ -178,13 +187,8 @@ func (a *Auto) Tag(dom bdd.Node) *Auto {
 // labels are dropped. The result no longer mentions Gs.
 func (a *Auto) Restrict(class bdd.Node, level int) *Auto {
 	m := a.sp.M
-	b := a.clone()
-	for t, l := range a.labels {
-		if a.tagged(t, level) {
-			b.set(t, m.AndExists(l, class, a.sp.start))
-		}
-	}
-	return b.Trim()
+	return a.relabel(func(t Trans) bool { return a.tagged(t, level) },
+		func(l bdd.Node) bdd.Node { return m.AndExists(l, class, a.sp.start) }).Trim()
 }
 
 // Rebase returns the view of a thread that did not run, after the active
@@ -193,26 +197,16 @@ func (a *Auto) Restrict(class bdd.Node, level int) *Auto {
 // restricted to U'. Only transitions leaving p mention G.
 func (a *Auto) Rebase(rel bdd.Node) *Auto {
 	m := a.sp.M
-	b := a.clone()
-	for t, l := range a.labels {
-		if t.From == Initial {
-			b.set(t, m.AndExists(m.Rename(l, a.sp.renCurStart), rel, a.sp.start))
-		}
-	}
-	return b.Trim()
+	return a.relabel(leavesP, func(l bdd.Node) bdd.Node {
+		return m.AndExists(m.Rename(l, a.sp.renCurStart), rel, a.sp.start)
+	}).Trim()
 }
 
 // RestrictGlobals returns the automaton with every transition leaving p
 // restricted to the globals g (over G, and Gs when tagged).
 func (a *Auto) RestrictGlobals(g bdd.Node) *Auto {
 	m := a.sp.M
-	b := a.clone()
-	for t, l := range a.labels {
-		if t.From == Initial {
-			b.set(t, m.And(l, g))
-		}
-	}
-	return b.Trim()
+	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(l, g) }).Trim()
 }
 
 // Trim removes transitions from which nothing is accepted and states that
