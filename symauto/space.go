@@ -25,6 +25,8 @@ type Space struct {
 	renStartCur *bdd.Renaming // Gs->G
 	renStart2   *bdd.Renaming // Gs->Gt
 	renCurNext  *bdd.Renaming // G->G'
+
+	win *withinSets // built by the first Within
 }
 
 // NewSpace prepares the shared sets of a network.

@@ -1,36 +1,45 @@
 package symauto
 
-import "github.com/cbreach/cbreach/bdd"
+import (
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
 
-// Within returns the globals (over G, and Gs when both are tagged) at
-// which every configuration a accepts is also accepted by b: a sufficient
-// test of language inclusion, by the greatest simulation between the
-// states of a and those of b.
+// Within returns the globals (over G) at which every configuration a
+// accepts is also accepted by b: a sufficient test of language inclusion,
+// by the greatest simulation between the states of a and those of b. Both
+// automata must be untagged (no start globals), as the views of a tuple
+// are.
 //
 // A state's language depends on its parameter: the current globals for p,
-// the callee's entry values (Gl, Ll) for a mid-state. Sim(qa, qb) is the
-// set of parameters x at which qa is simulated by qb: every transition
-// qa -γ-> qa' with locals l and entry values e (Ge, Le) at x, whose
-// target accepts something at e, is matched by a transition qb -γ-> qb'
-// with the same l and e at x and Sim(qa', qb') at e. Only s accepts the
-// empty stack, so s is simulated by s alone. The hidden entry values are
-// matched exactly; two views that reach the same stack with different
-// entry values are not related, which only makes the test more
-// conservative. Mid-states are paired only when they are named by the
-// same pushed label: summaries of different labels are never related.
+// the callee's entry values (Gl, Ll) for a mid-state. The entry values
+// are hidden: they only tie a frame to the frame below, and two views can
+// hold the same stack with different entry values (the call was made under
+// different globals on two paths). So Sim(qa, qb) relates a parameter x of
+// qa to a parameter x' of qb: every transition qa -γ-> qa' with locals l
+// and entry values e at x, whose target accepts something at e, is matched
+// by a transition qb -γ-> qb' with the same l and some entry values e' at
+// x', with Sim(qa', qb') holding for (e, e'). Only s accepts the empty
+// stack, so s is simulated by s alone. Mid-states are paired only when
+// they are named by the same pushed label, which keeps the relation small.
 //
-// The result is exact when b is a and never claims inclusion where there
-// is none: configurations of a at the globals returned are configurations
-// of b (the subsumption test of package cbr relies on it).
+// b's copies are renamed for the relation: its link copies to the next
+// copies (GNext, LNext), its entry copies to (GStart, LSaved), copies no
+// untagged label uses.
+//
+// The result never claims inclusion where there is none: configurations
+// of a at the globals returned are configurations of b (the subsumption
+// test of package cbr relies on it). It is all globals when b is a.
 func (a *Auto) Within(b *Auto) bdd.Node {
 	sp, m := a.sp, a.sp.M
+	w := sp.within()
 	accA := a.acceptance()
 	type pair struct{ qa, qb State }
 	type edge struct {
-		label bdd.Node
+		label bdd.Node // over G or x', L, e'
 		to    State
 	}
-	// Outgoing transitions of b's states by label, for matching.
+	// Outgoing transitions of b's states by label, renamed, for matching.
 	outB := map[State]map[int][]edge{}
 	for _, t := range b.Transitions() {
 		if t.Label == nil {
@@ -39,7 +48,7 @@ func (a *Auto) Within(b *Auto) bdd.Node {
 		if outB[t.From] == nil {
 			outB[t.From] = map[int][]edge{}
 		}
-		outB[t.From][t.Label.ID] = append(outB[t.From][t.Label.ID], edge{b.labels[t], t.To})
+		outB[t.From][t.Label.ID] = append(outB[t.From][t.Label.ID], edge{b.primed(t), t.To})
 	}
 	// accIn(q) is what q accepts, over the entry copies a transition into
 	// q names: true for s.
@@ -91,7 +100,7 @@ func (a *Auto) Within(b *Auto) bdd.Node {
 			}
 		}
 	}
-	// simIn is Sim(qa', qb') over the entry copies.
+	// in is Sim(qa', qb') over (e, e').
 	simIn := map[pair]bdd.Node{}
 	in := func(qa, qb State) bdd.Node {
 		if qa == Final || qb == Final {
@@ -108,19 +117,19 @@ func (a *Auto) Within(b *Auto) bdd.Node {
 		if !ok {
 			x = m.False()
 		} else if !x.IsFalse() && !x.IsTrue() {
-			x = m.Rename(x, sp.renLinkIn)
+			x = m.Rename(x, w.in)
 		}
 		simIn[p] = x
 		return x
 	}
-	// unmatched returns the parameters of qa at which some move of qa has
-	// no matching move of qb.
+	// unmatched returns the parameters (x, x') at which some move of qa
+	// has no matching move of qb.
 	unmatched := func(qa, qb State) bdd.Node {
 		bad := m.False()
 		for _, mv := range outA[qa] {
 			match := m.False()
 			for _, e := range outB[qb][mv.gamma] {
-				match = m.Or(match, m.And(e.label, in(mv.to, e.to)))
+				match = m.Or(match, m.AndExists(e.label, in(mv.to, e.to), w.entry2))
 			}
 			bad = m.Or(bad, m.Exists(m.Diff(mv.label, match), sp.lEntry))
 		}
@@ -143,4 +152,38 @@ func (a *Auto) Within(b *Auto) bdd.Node {
 	}
 	r := m.Not(m.Diff(a.Finished(), b.Finished()))
 	return m.Diff(r, unmatched(Initial, Initial))
+}
+
+// withinSets are the renamings and sets of Within, built once per space.
+type withinSets struct {
+	prime  *bdd.Renaming // link -> (GNext, LNext), entry -> (GStart, LSaved)
+	in     *bdd.Renaming // (x, x') -> (e, e')
+	entry2 bdd.VarSet    // (GStart, LSaved)
+}
+
+func (sp *Space) within() *withinSets {
+	if sp.win == nil {
+		s := sp.S
+		sp.win = &withinSets{
+			prime: s.Renaming(pds.G(pds.GLink, pds.GNext), pds.L(pds.LLink, pds.LNext),
+				pds.G(pds.GEntry, pds.GStart), pds.L(pds.LEntry, pds.LSaved)),
+			in: s.Renaming(pds.G(pds.GLink, pds.GEntry), pds.L(pds.LLink, pds.LEntry),
+				pds.G(pds.GNext, pds.GStart), pds.L(pds.LNext, pds.LSaved)),
+			entry2: sp.M.Union(s.G[pds.GStart], s.L[pds.LSaved]),
+		}
+	}
+	return sp.win
+}
+
+// primed returns t's label with b's copies renamed for Within (cached).
+func (a *Auto) primed(t Trans) bdd.Node {
+	if a.prime == nil {
+		a.prime = map[Trans]bdd.Node{}
+	}
+	if l, ok := a.prime[t]; ok {
+		return l
+	}
+	l := a.sp.M.Rename(a.labels[t], a.sp.within().prime)
+	a.prime[t] = l
+	return l
 }
