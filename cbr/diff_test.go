@@ -114,9 +114,9 @@ func explicitReach(net *pds.Network, res *explicit.Result) reach {
 	return r
 }
 
-func symbolicReach(t *testing.T, net *pds.Network, s split.Strategy, k, depth int) reach {
+func symbolicReach(t *testing.T, net *pds.Network, s split.Strategy, k, depth int, subsume bool) reach {
 	r := reach{}
-	_, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, KeepLast: true,
+	_, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, KeepLast: true, Subsume: subsume,
 		OnTuple: func(level int, tp split.Tuple) {
 			for _, c := range tupleConfigs(t, net, len(net.Threads), tp.Views, depth) {
 				if old, ok := r[c]; !ok || level < old {
@@ -184,8 +184,9 @@ func symbolicVerdict(r *cbr.Result) verdict {
 // included and no recursion (so the explicit explorer is exact), for k from
 // 1 to 4, eager, lazy and the explicit reference agree on the verdict, the
 // violation sites with their fewest contexts, and the set of reachable
-// configurations with the fewest contexts of each; lazy never processes
-// more view tuples than eager.
+// configurations with the fewest contexts of each, with and without
+// subsumption (Options.Subsume); lazy never processes more view tuples
+// than eager.
 func TestRandomDifferential(t *testing.T) {
 	seeds := 300
 	if testing.Short() {
@@ -219,13 +220,19 @@ func TestRandomDifferential(t *testing.T) {
 				require.NoError(t, err, "seed %d k %d %s dedup", seed, k, s)
 				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with identical tuples dropped: verdict", seed, k, s)
 				require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: dropping identical tuples added tuples", seed, k, s)
+				r, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Subsume: true})
+				require.NoError(t, err, "seed %d k %d %s subsume", seed, k, s)
+				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with subsumed tuples dropped: verdict", seed, k, s)
+				require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: subsumption added tuples", seed, k, s)
 			}
 			if k <= 3 {
 				ref := explicitReach(net, res)
 				for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-					got := symbolicReach(t, net, s, k, depth)
-					if d := diffReach(ref, got); d != "" {
-						t.Fatalf("seed %d k %d %s: reachable configurations differ:\n%s", seed, k, s, d)
+					for _, sub := range []bool{false, true} {
+						got := symbolicReach(t, net, s, k, depth, sub)
+						if d := diffReach(ref, got); d != "" {
+							t.Fatalf("seed %d k %d %s (subsume %v): reachable configurations differ:\n%s", seed, k, s, sub, d)
+						}
 					}
 				}
 			}
