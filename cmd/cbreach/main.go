@@ -137,7 +137,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.StringVar(&c.init, "init", "", "CUBA: the initial configuration `FILE` (default: FILE.init beside the .pds)")
 	fs.StringVar(&c.target, "target", "", "CUBA: the target visible state, a .spec `FILE` or inline 'q|t0,t1,...' (default: FILE.spec beside the .pds, if present)")
 	fs.BoolVar(&c.reachTops, "reach-tops", false, "count the reachable visible states (globals and stack tops) for every bound up to k")
-	fs.BoolVar(&c.noDedup, "no-dedup", false, "keep view tuples identical to earlier ones (the paper's counting; slower)")
+	fs.BoolVar(&c.noDedup, "no-dedup", false, "keep view tuples identical to or covered by earlier ones (the paper's counting; slower)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
@@ -194,7 +194,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	opts := cbr.Options{Contexts: c.contexts, Split: strategy, MaxThreads: c.maxThreads, All: c.all, Dedup: !c.noDedup,
+	opts := cbr.Options{Contexts: c.contexts, Split: strategy, MaxThreads: c.maxThreads, All: c.all, Dedup: !c.noDedup, Subsume: !c.noDedup,
 		MaxNodes: c.maxNodes, Targets: targets}
 	if tty && !c.json && !c.quiet {
 		opts.OnProgress = progress(stderr)
@@ -342,8 +342,8 @@ func report(w io.Writer, file string, c *config, s split.Strategy, r *cbr.Result
 		st := r.Stats
 		fmt.Fprintf(&b, "%s splitting: %d view tuples, %d post* calls, %.3fs\n", s, st.ViewTuples, st.PostStarCalls, st.Time.Seconds())
 		if c.stats {
-			fmt.Fprintf(&b, "view tuples by contexts: %v\nidentical tuples dropped: %d\npost* steps: %d\npeak BDD nodes: %d (rudd %s kernel)\n",
-				st.TuplesPerLevel[:r.Bound], st.Dropped, st.PostStarSteps, st.PeakNodes, bdd.Kernel)
+			fmt.Fprintf(&b, "view tuples by contexts: %v\ncovered tuples dropped: %d, restricted: %d\npost* steps: %d\npeak BDD nodes: %d (rudd %s kernel)\n",
+				st.TuplesPerLevel[:r.Bound], st.Dropped, st.Shrunk, st.PostStarSteps, st.PeakNodes, bdd.Kernel)
 		}
 	}
 	io.WriteString(w, b.String())
