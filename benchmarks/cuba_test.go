@@ -26,12 +26,13 @@ func cubaDir(t *testing.T) string {
 	return dir
 }
 
-// cubaUnreachableBound is the largest bound at which the test checks
-// CUBA's two unreachable Bluetooth targets. Their view tuples grow by a
-// factor of 2.5 to 5 per context (the counter thread's stack grows without
-// bound), so the bounds above it take minutes each: run them with the
-// command line (cbreach -k 10 --cuba ...).
-const cubaUnreachableBound = 6
+// cubaUnreachableBound is the bound at which the test checks CUBA's two
+// unreachable Bluetooth targets, the "every bound up to 10" (a
+// target missed within 10 contexts is missed within fewer). It takes
+// subsumption (cbr.Options.Subsume): the tuples kept by Dedup alone grow
+// 2.5 to 5 times per context there, while the reachable configurations
+// stop growing at 8 contexts.
+const cubaUnreachableBound = 10
 
 func readCuba(t *testing.T, dir, name string) (*cuba.Instance, []cbr.Target) {
 	sub := "04_BST-Insert"
@@ -61,8 +62,9 @@ func readCuba(t *testing.T, dir, name string) (*cuba.Instance, []cbr.Target) {
 
 // TestCubaBluetooth: for every Bluetooth instance of CUBA's suite, under
 // eager and lazy splitting, the target is reached with exactly the fewest
-// contexts CUBA reports (and not with one less), or, for the unreachable
-// ones, not reached up to cubaUnreachableBound.
+// contexts CUBA reports (and not with one less), with identical tuples
+// dropped and with subsumed ones dropped; the unreachable ones are not
+// reached within cubaUnreachableBound contexts (with subsumption).
 func TestCubaBluetooth(t *testing.T) {
 	dir := cubaDir(t)
 	cases := []struct {
@@ -78,20 +80,22 @@ func TestCubaBluetooth(t *testing.T) {
 			t.Run(tc.name+"/"+s.String(), func(t *testing.T) {
 				if tc.fewest == 0 {
 					inst, targets := readCuba(t, dir, tc.name)
-					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: cubaUnreachableBound, Split: s, Targets: targets, Dedup: true})
+					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: cubaUnreachableBound, Split: s, Targets: targets, Subsume: true})
 					require.NoError(t, err)
 					require.Equal(t, cbr.Safe, r.Verdict, "target reached with %d contexts", r.Contexts())
 					return
 				}
 				for _, k := range []int{tc.fewest - 1, tc.fewest} {
-					inst, targets := readCuba(t, dir, tc.name)
-					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Dedup: true})
-					require.NoError(t, err)
-					if k < tc.fewest {
-						require.Equal(t, cbr.Safe, r.Verdict, "k=%d: reached before CUBA's fewest contexts", k)
-					} else {
-						require.Equal(t, cbr.Violation, r.Verdict, "k=%d", k)
-						require.Equal(t, tc.fewest, r.Contexts())
+					for _, sub := range []bool{false, true} {
+						inst, targets := readCuba(t, dir, tc.name)
+						r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Dedup: true, Subsume: sub})
+						require.NoError(t, err)
+						if k < tc.fewest {
+							require.Equal(t, cbr.Safe, r.Verdict, "k=%d subsume=%v: reached before CUBA's fewest contexts", k, sub)
+						} else {
+							require.Equal(t, cbr.Violation, r.Verdict, "k=%d subsume=%v", k, sub)
+							require.Equal(t, tc.fewest, r.Contexts(), "subsume=%v", sub)
+						}
 					}
 				}
 			})
@@ -111,7 +115,8 @@ func firstStable(counts []int) int {
 
 // TestCubaBSTConvergence: the reachable visible states of the BST-Insert
 // instances stop growing at 2, 3 and 4 contexts, as CUBA's symbolic engine
-// reports (bst-11, bst-21, bst-22), under both splittings.
+// reports (bst-11, bst-21, bst-22), under both splittings, with identical
+// or subsumed tuples dropped.
 func TestCubaBSTConvergence(t *testing.T) {
 	dir := cubaDir(t)
 	for _, tc := range []struct {
@@ -120,27 +125,33 @@ func TestCubaBSTConvergence(t *testing.T) {
 	}{{"bst-11", 2}, {"bst-21", 3}, {"bst-22", 4}} {
 		var prev []int
 		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-			inst, _ := readCuba(t, dir, tc.name)
-			counts, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.stable + 2, Split: s, Dedup: true})
-			require.NoError(t, err)
-			require.Equal(t, tc.stable, firstStable(counts), "%s %s: visible states by bound %v", tc.name, s, counts)
-			if prev != nil {
-				require.Equal(t, prev, counts, "%s: eager and lazy count different visible states", tc.name)
+			for _, sub := range []bool{false, true} {
+				inst, _ := readCuba(t, dir, tc.name)
+				counts, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.stable + 2, Split: s, Dedup: true, Subsume: sub})
+				require.NoError(t, err)
+				require.Equal(t, tc.stable, firstStable(counts), "%s %s subsume=%v: visible states by bound %v", tc.name, s, sub, counts)
+				if prev != nil {
+					require.Equal(t, prev, counts, "%s: eager, lazy, with and without subsumption count different visible states", tc.name)
+				}
+				prev = counts
 			}
-			prev = counts
 		}
 	}
 }
 
 // TestCubaExplicitVisible: on instances small enough for it, the explicit
 // reference semantics reaches exactly the visible states the symbolic
-// engine counts, bound by bound.
+// engine counts, bound by bound, with and without subsumption; on the two
+// unreachable Bluetooth3 instances up to 10 contexts, where the symbolic
+// engine needs subsumption.
 func TestCubaExplicitVisible(t *testing.T) {
 	dir := cubaDir(t)
 	for _, tc := range []struct {
-		name string
-		k    int
-	}{{"bst-11", 3}, {"bst-21", 2}, {"Bluetooth1-11", 3}, {"Bluetooth2-12", 2}} {
+		name        string
+		k           int
+		onlySubsume bool
+	}{{"bst-11", 3, false}, {"bst-21", 2, false}, {"Bluetooth1-11", 3, false}, {"Bluetooth2-12", 2, false},
+		{"Bluetooth3-12", 10, true}, {"Bluetooth3-21", 10, true}} {
 		inst, _ := readCuba(t, dir, tc.name)
 		res, err := explicit.Explore(inst.Net, explicit.Options{Contexts: tc.k, MaxDepth: 64, MaxConfigs: 2000000})
 		require.NoError(t, err)
@@ -166,11 +177,16 @@ func TestCubaExplicitVisible(t *testing.T) {
 			}
 		}
 		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-			inst, _ := readCuba(t, dir, tc.name)
-			got, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.k, Split: s})
-			require.NoError(t, err)
-			require.Equal(t, want, got, "%s %s: visible states by bound", tc.name, s)
-			t.Logf("%s %s: visible states by bound %v", tc.name, s, got)
+			for _, sub := range []bool{false, true} {
+				if tc.onlySubsume && !sub {
+					continue
+				}
+				inst, _ := readCuba(t, dir, tc.name)
+				got, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.k, Split: s, Subsume: sub})
+				require.NoError(t, err)
+				require.Equal(t, want, got, "%s %s subsume=%v: visible states by bound", tc.name, s, sub)
+				t.Logf("%s %s subsume=%v: visible states by bound %v", tc.name, s, sub, got)
+			}
 		}
 	}
 }
