@@ -75,7 +75,7 @@ type Auto struct {
 	index  map[StateName]State
 	labels map[Trans]bdd.Node
 	acc    map[State]bdd.Node // acceptance cache; nil when stale
-	prime  map[Trans]bdd.Node // labels renamed for Within (cache); nil when stale
+	sim    *simData           // what Within needs (cache); nil when stale
 }
 
 func newAuto(sp *Space) *Auto {
@@ -135,7 +135,7 @@ func (a *Auto) Len() int { return len(a.labels) }
 
 // set replaces the label of t, dropping it when empty.
 func (a *Auto) set(t Trans, l bdd.Node) {
-	a.acc, a.prime = nil, nil
+	a.acc, a.sim = nil, nil
 	if l.IsFalse() {
 		delete(a.labels, t)
 		return
@@ -151,14 +151,14 @@ func (a *Auto) add(t Trans, l bdd.Node) bdd.Node {
 	if !ok {
 		if !l.IsFalse() {
 			a.labels[t] = l
-			a.acc, a.prime = nil, nil
+			a.acc, a.sim = nil, nil
 		}
 		return l
 	}
 	d := m.Diff(l, old)
 	if !d.IsFalse() {
 		a.labels[t] = m.Or(old, d)
-		a.acc, a.prime = nil, nil
+		a.acc, a.sim = nil, nil
 	}
 	return d
 }

@@ -33,63 +33,15 @@ import (
 func (a *Auto) Within(b *Auto) bdd.Node {
 	sp, m := a.sp, a.sp.M
 	w := sp.within()
-	accA := a.acceptance()
 	type pair struct{ qa, qb State }
-	type edge struct {
-		label bdd.Node // over G or x', L, e'
-		to    State
-	}
-	// Outgoing transitions of b's states by label, renamed, for matching.
-	outB := map[State]map[int][]edge{}
-	for _, t := range b.Transitions() {
-		if t.Label == nil {
-			continue
-		}
-		if outB[t.From] == nil {
-			outB[t.From] = map[int][]edge{}
-		}
-		outB[t.From][t.Label.ID] = append(outB[t.From][t.Label.ID], edge{b.primed(t), t.To})
-	}
-	// accIn(q) is what q accepts, over the entry copies a transition into
-	// q names: true for s.
-	accIn := map[State]bdd.Node{}
-	liveA := func(q State) (bdd.Node, bool) {
-		if q == Final {
-			return m.True(), true
-		}
-		if x, ok := accIn[q]; ok {
-			return x, !x.IsFalse()
-		}
-		x, ok := accA[q]
-		if !ok || x.IsFalse() {
-			accIn[q] = m.False()
-			return m.False(), false
-		}
-		x = m.Rename(x, sp.renLinkIn)
-		accIn[q] = x
-		return x, true
-	}
-	type move struct {
-		label bdd.Node // a's label AND what its target accepts
-		gamma int
-		to    State
-	}
-	outA := map[State][]move{}
-	for _, t := range a.Transitions() {
-		if t.Label == nil {
-			continue
-		}
-		in, ok := liveA(t.To)
-		if !ok {
-			continue
-		}
-		outA[t.From] = append(outA[t.From], move{m.And(a.labels[t], in), t.Label.ID, t.To})
-	}
+	da, db := a.simData(), b.simData()
+	outA, outB := da.moves, db.edges
+	live := func(q State) bool { return da.live[q] }
 	// The pairs of mid-states, in a fixed order, all related at first.
 	sim := map[pair]bdd.Node{}
 	var pairs []pair
 	for qa := State(2); int(qa) < len(a.names); qa++ {
-		if _, ok := liveA(qa); !ok {
+		if !live(qa) {
 			continue
 		}
 		for qb := State(2); int(qb) < len(b.names); qb++ {
@@ -131,7 +83,7 @@ func (a *Auto) Within(b *Auto) bdd.Node {
 			for _, e := range outB[qb][mv.gamma] {
 				match = m.Or(match, m.AndExists(e.label, in(mv.to, e.to), w.entry2))
 			}
-			bad = m.Or(bad, m.Exists(m.Diff(mv.label, match), sp.lEntry))
+			bad = m.Or(bad, m.AndExists(mv.label, m.Not(match), sp.lEntry))
 		}
 		return bad
 	}
@@ -154,6 +106,67 @@ func (a *Auto) Within(b *Auto) bdd.Node {
 	return m.Diff(r, unmatched(Initial, Initial))
 }
 
+// simData is what Within needs of an automaton, whichever side it is on,
+// computed once per automaton: as a, its moves (labels conjoined with
+// what their targets accept, over the entry copies) and its live
+// mid-states; as b, its transitions by label with the copies renamed.
+type simData struct {
+	moves map[State][]move
+	live  map[State]bool
+	edges map[State]map[int][]edge
+}
+
+type move struct {
+	label bdd.Node // a's label AND what its target accepts
+	gamma int
+	to    State
+}
+
+type edge struct {
+	label bdd.Node // b's label over G or x', L, e'
+	to    State
+}
+
+func (a *Auto) simData() *simData {
+	if a.sim != nil {
+		return a.sim
+	}
+	sp, m := a.sp, a.sp.M
+	w := sp.within()
+	acc := a.acceptance()
+	d := &simData{moves: map[State][]move{}, live: map[State]bool{}, edges: map[State]map[int][]edge{}}
+	accIn := func(q State) (bdd.Node, bool) {
+		if q == Final {
+			return m.True(), true
+		}
+		x, ok := acc[q]
+		if !ok || x.IsFalse() {
+			return x, false
+		}
+		return m.Rename(x, sp.renLinkIn), true
+	}
+	for q, x := range acc {
+		if !x.IsFalse() {
+			d.live[q] = true
+		}
+	}
+	for _, t := range a.Transitions() {
+		if t.Label == nil {
+			continue
+		}
+		if d.edges[t.From] == nil {
+			d.edges[t.From] = map[int][]edge{}
+		}
+		l := a.labels[t]
+		d.edges[t.From][t.Label.ID] = append(d.edges[t.From][t.Label.ID], edge{m.Rename(l, w.prime), t.To})
+		if in, ok := accIn(t.To); ok {
+			d.moves[t.From] = append(d.moves[t.From], move{m.And(l, in), t.Label.ID, t.To})
+		}
+	}
+	a.sim = d
+	return d
+}
+
 // withinSets are the renamings and sets of Within, built once per space.
 type withinSets struct {
 	prime  *bdd.Renaming // link -> (GNext, LNext), entry -> (GStart, LSaved)
@@ -173,17 +186,4 @@ func (sp *Space) within() *withinSets {
 		}
 	}
 	return sp.win
-}
-
-// primed returns t's label with b's copies renamed for Within (cached).
-func (a *Auto) primed(t Trans) bdd.Node {
-	if a.prime == nil {
-		a.prime = map[Trans]bdd.Node{}
-	}
-	if l, ok := a.prime[t]; ok {
-		return l
-	}
-	l := a.sp.M.Rename(a.labels[t], a.sp.within().prime)
-	a.prime[t] = l
-	return l
 }
