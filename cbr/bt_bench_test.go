@@ -11,6 +11,10 @@ import (
 )
 
 func benchModel(b *testing.B, file string, k int, s split.Strategy) {
+	benchOpts(b, file, cbr.Options{Contexts: k, Split: s, All: true})
+}
+
+func benchOpts(b *testing.B, file string, opts cbr.Options) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		b.Skip(err)
@@ -20,7 +24,7 @@ func benchModel(b *testing.B, file string, k int, s split.Strategy) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true})
+		r, err := cbr.Analyze(context.Background(), net, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -36,3 +40,16 @@ func BenchmarkBluetoothEager(b *testing.B) {
 }
 
 func BenchmarkBST(b *testing.B) { benchModel(b, "../benchmarks/models/bst-i2.pds", 5, split.Lazy) }
+
+// BenchmarkBluetoothDefault is the command line's default run on the
+// bundled example: lazy, 5 contexts, stop at the first violation, covered
+// tuples dropped.
+func BenchmarkBluetoothDefault(b *testing.B) {
+	benchOpts(b, "../examples/bluetooth.pds", cbr.Options{Contexts: 5, Split: split.Lazy, Dedup: true, Subsume: true})
+}
+
+// BenchmarkBluetoothDedup is the same run with identical tuples dropped
+// only.
+func BenchmarkBluetoothDedup(b *testing.B) {
+	benchOpts(b, "../examples/bluetooth.pds", cbr.Options{Contexts: 5, Split: split.Lazy, Dedup: true})
+}

@@ -60,6 +60,11 @@ type Options struct {
 	// 1,886 instead of hundreds of thousands of tuples at 10 contexts);
 	// like Dedup it changes the view-tuple counts.
 	Subsume bool
+	// SubsumeAfter delays Subsume's test until that many tuples are kept
+	// (identical ones are dropped until then, as by Dedup): on models whose
+	// tuples do not pile up, the test costs more than it saves. 0 tests
+	// from the first tuple.
+	SubsumeAfter int
 	// KeepLast splits the post* results of the k-th context too and hands
 	// them to OnTuple (they are never processed further), so that OnTuple
 	// sees the whole reachable set within the bound.
@@ -229,7 +234,7 @@ func (a *analysis) run() error {
 		views[i] = a.sp.Init(t)
 	}
 	if a.opts.Subsume {
-		a.sub = newSubsumer(a.net.M, len(views))
+		a.sub = newSubsumer(a.net.M, len(views), a.opts.SubsumeAfter)
 	}
 	var queue []item
 	for _, t := range a.splitter.Initial(views) {

@@ -220,10 +220,14 @@ func TestRandomDifferential(t *testing.T) {
 				require.NoError(t, err, "seed %d k %d %s dedup", seed, k, s)
 				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with identical tuples dropped: verdict", seed, k, s)
 				require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: dropping identical tuples added tuples", seed, k, s)
-				r, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Subsume: true})
-				require.NoError(t, err, "seed %d k %d %s subsume", seed, k, s)
-				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with subsumed tuples dropped: verdict", seed, k, s)
-				require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: subsumption added tuples", seed, k, s)
+				// Subsumption from the first tuple, and from the fourth kept
+				// one (identical tuples dropped until then).
+				for _, after := range []int{0, 4} {
+					r, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Subsume: true, SubsumeAfter: after})
+					require.NoError(t, err, "seed %d k %d %s subsume after %d", seed, k, s, after)
+					require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with subsumed tuples dropped after %d: verdict", seed, k, s, after)
+					require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: subsumption after %d added tuples", seed, k, s, after)
+				}
 			}
 			if k <= 3 {
 				ref := explicitReach(net, res)

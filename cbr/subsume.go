@@ -2,6 +2,7 @@ package cbr
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -19,23 +20,32 @@ type subsumer struct {
 	byHash []map[uint64][]int    // per thread: structural hash -> ids
 	within []map[[2]int]bdd.Node // per thread: Within(views[a], views[b])
 	tops   [][]viewTops          // per thread and view: labels on top, finished
-	sig    []map[[2]int]bdd.Node // per thread: where a's tops are among b's
-	kept   []keptTuple           // in the order kept
+	groups []*keptGroup          // kept tuples by domain, in the order first kept
+	byDom  map[int]*keptGroup    // domain BDD id -> its group
+
+	after int            // kept tuples before the first subsumption test
+	n     int            // tuples kept so far
+	exact map[string]int // until then: views and domain -> fewest contexts
+}
+
+// keptGroup holds the kept tuples of one domain, so that a domain disjoint
+// from a new tuple's rules them all out with one conjunction.
+type keptGroup struct {
+	dom    bdd.Node
+	tuples []keptTuple // in the order kept
 }
 
 type keptTuple struct {
 	level int
 	ids   []int
-	dom   bdd.Node
 }
 
-func newSubsumer(m *bdd.Manager, threads int) *subsumer {
-	s := &subsumer{m: m, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
-		within: make([]map[[2]int]bdd.Node, threads), tops: make([][]viewTops, threads), sig: make([]map[[2]int]bdd.Node, threads)}
+func newSubsumer(m *bdd.Manager, threads, after int) *subsumer {
+	s := &subsumer{m: m, byDom: map[int]*keptGroup{}, after: after, exact: map[string]int{}, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
+		within: make([]map[[2]int]bdd.Node, threads), tops: make([][]viewTops, threads)}
 	for i := range threads {
 		s.byHash[i] = map[uint64][]int{}
 		s.within[i] = map[[2]int]bdd.Node{}
-		s.sig[i] = map[[2]int]bdd.Node{}
 	}
 	return s
 }
@@ -61,29 +71,32 @@ type viewTops struct {
 	finished bdd.Node
 }
 
-// topsIn returns the globals at which every label on top of a stack of
-// thread i's view a (and the empty stack) is one of view b: a cheap
-// necessary condition for Within.
-func (s *subsumer) topsIn(i, a, b int) bdd.Node {
-	k := [2]int{a, b}
-	if w, ok := s.sig[i][k]; ok {
-		return w
-	}
+// topsIn returns the part of d (over G) at which every label on top of a
+// stack of thread i's view a (and the empty stack) is one of view b at
+// the same globals: a cheap necessary condition for Within, computed
+// within d and given up as soon as nothing is left.
+func (s *subsumer) topsIn(i, a, b int, d bdd.Node) bdd.Node {
 	m := s.m
 	ta, tb := s.tops[i][a], s.tops[i][b]
-	w := m.Not(m.Diff(ta.finished, tb.finished))
+	w := d
+	if !ta.finished.Equal(tb.finished) {
+		w = m.And(w, m.Imp(ta.finished, tb.finished))
+	}
 	j := 0
 	for _, x := range ta.tops {
+		if w.IsFalse() {
+			break
+		}
 		for j < len(tb.tops) && tb.tops[j].Label.ID < x.Label.ID {
 			j++
 		}
-		if j < len(tb.tops) && tb.tops[j].Label == x.Label {
-			w = m.Diff(w, m.Diff(x.Globals, tb.tops[j].Globals))
-		} else {
+		switch {
+		case j == len(tb.tops) || tb.tops[j].Label != x.Label:
 			w = m.Diff(w, x.Globals)
+		case !x.Globals.Equal(tb.tops[j].Globals):
+			w = m.And(w, m.Imp(x.Globals, tb.tops[j].Globals))
 		}
 	}
-	s.sig[i][k] = w
 	return w
 }
 
@@ -100,14 +113,42 @@ func (s *subsumer) within1(i, a, b int) bdd.Node {
 
 // check reports whether every configuration of t belongs to a tuple kept
 // at level or below. Otherwise it keeps t and, when that holds at some of
-// t's globals, restricts t to the others (shrunk).
+// t's globals, restricts t to the others (shrunk). Until s.after tuples
+// are kept, only a tuple identical to a kept one (the same interned views
+// and domain) is dropped.
 func (s *subsumer) check(t *split.Tuple, level int) (drop, shrunk bool) {
-	m := s.m
 	ids := make([]int, len(t.Views))
 	for i, v := range t.Views {
 		ids[i] = s.intern(i, v)
 		t.Views[i] = s.views[i][ids[i]]
 	}
+	if s.n < s.after {
+		key := fmt.Sprint(ids, t.Domain.ID())
+		if l, ok := s.exact[key]; ok && l <= level {
+			return true, false
+		}
+		s.exact[key] = level
+		s.keep(t, ids, level)
+		return false, false
+	}
+	return s.cover(t, ids, level)
+}
+
+// keep records t, reached with level contexts.
+func (s *subsumer) keep(t *split.Tuple, ids []int, level int) {
+	s.n++
+	g := s.byDom[t.Domain.ID()]
+	if g == nil {
+		g = &keptGroup{dom: t.Domain}
+		s.byDom[t.Domain.ID()] = g
+		s.groups = append(s.groups, g)
+	}
+	g.tuples = append(g.tuples, keptTuple{level, ids})
+}
+
+// cover is check's subsumption test.
+func (s *subsumer) cover(t *split.Tuple, ids []int, level int) (drop, shrunk bool) {
+	m := s.m
 	// Threads with fewer distinct views first: their pairs are mostly
 	// cached, and a global they rule out spares the others' tests.
 	order := make([]int, len(ids))
@@ -123,39 +164,47 @@ func (s *subsumer) check(t *split.Tuple, level int) (drop, shrunk bool) {
 		tops[i] = map[int]bdd.Node{}
 	}
 	rem := t.Domain
-next:
-	for _, k := range s.kept {
-		if k.level > level {
+	for _, g := range s.groups {
+		dx := m.And(rem, g.dom)
+		if dx.IsFalse() {
 			continue
 		}
-		x := rem
-		for _, i := range order {
-			b := k.ids[i]
-			p, ok := tops[i][b]
-			if !ok {
-				p = m.And(t.Domain, s.topsIn(i, ids[i], b))
-				tops[i][b] = p
+	next:
+		for _, k := range g.tuples {
+			if k.level > level {
+				continue
 			}
-			if p.IsFalse() {
-				continue next
-			}
-			x = m.And(x, p)
-		}
-		if x = m.And(x, k.dom); x.IsFalse() {
-			continue
-		}
-		for _, i := range order {
-			if ids[i] != k.ids[i] {
-				if x = m.And(x, s.within1(i, ids[i], k.ids[i])); x.IsFalse() {
+			x := dx
+			for _, i := range order {
+				b := k.ids[i]
+				if b == ids[i] {
+					continue
+				}
+				p, ok := tops[i][b]
+				if !ok {
+					p = s.topsIn(i, ids[i], b, t.Domain)
+					tops[i][b] = p
+				}
+				if x = m.And(x, p); x.IsFalse() {
 					continue next
 				}
 			}
-		}
-		if rem = m.Diff(rem, x); rem.IsFalse() {
-			return true, false
+			for _, i := range order {
+				if ids[i] != k.ids[i] {
+					if x = m.And(x, s.within1(i, ids[i], k.ids[i])); x.IsFalse() {
+						continue next
+					}
+				}
+			}
+			if rem = m.Diff(rem, x); rem.IsFalse() {
+				return true, false
+			}
+			if dx = m.And(dx, rem); dx.IsFalse() {
+				break
+			}
 		}
 	}
-	s.kept = append(s.kept, keptTuple{level, ids, t.Domain})
+	s.keep(t, ids, level)
 	if rem.Equal(t.Domain) {
 		return false, false
 	}
