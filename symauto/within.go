@@ -135,19 +135,12 @@ func (a *Auto) simData() *simData {
 	w := sp.within()
 	acc := a.acceptance()
 	d := &simData{moves: map[State][]move{}, live: map[State]bool{}, edges: map[State]map[int][]edge{}}
-	accIn := func(q State) (bdd.Node, bool) {
-		if q == Final {
-			return m.True(), true
-		}
-		x, ok := acc[q]
-		if !ok || x.IsFalse() {
-			return x, false
-		}
-		return m.Rename(x, sp.renLinkIn), true
-	}
+	// in[q] is what a live q accepts over the entry copies.
+	in := map[State]bdd.Node{Final: m.True()}
 	for q, x := range acc {
 		if !x.IsFalse() {
 			d.live[q] = true
+			in[q] = m.Rename(x, sp.renLinkIn)
 		}
 	}
 	for _, t := range a.Transitions() {
@@ -159,8 +152,8 @@ func (a *Auto) simData() *simData {
 		}
 		l := a.labels[t]
 		d.edges[t.From][t.Label.ID] = append(d.edges[t.From][t.Label.ID], edge{m.Rename(l, w.prime), t.To})
-		if in, ok := accIn(t.To); ok {
-			d.moves[t.From] = append(d.moves[t.From], move{m.And(l, in), t.Label.ID, t.To})
+		if x, ok := in[t.To]; ok {
+			d.moves[t.From] = append(d.moves[t.From], move{m.And(l, x), t.Label.ID, t.To})
 		}
 	}
 	a.sim = d
