@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"time"
 
@@ -223,7 +224,6 @@ type analysis struct {
 	res      *Result
 	found    map[any]bool // labels and targets already reported
 	cutoff   *pds.Label
-	seen     map[uint64][]seenTuple
 	sub      *subsumer
 	start    time.Time
 }
@@ -233,8 +233,12 @@ func (a *analysis) run() error {
 	for i, t := range a.net.Threads {
 		views[i] = a.sp.Init(t)
 	}
-	if a.opts.Subsume {
+	switch {
+	case a.opts.Subsume:
 		a.sub = newSubsumer(a.net.M, len(views), a.opts.SubsumeAfter)
+	case a.opts.Dedup:
+		// Identical tuples only: a subsumer that never tests subsumption.
+		a.sub = newSubsumer(a.net.M, len(views), math.MaxInt)
 	}
 	var queue []item
 	for _, t := range a.splitter.Initial(views) {
@@ -379,53 +383,15 @@ func (a *analysis) addFound(f Found) error {
 // drop reports whether a new tuple is left out (Options.Dedup and
 // Subsume); Subsume may also restrict it to fewer globals.
 func (a *analysis) drop(t *split.Tuple, level int) bool {
-	switch {
-	case a.sub != nil:
-		drop, shrunk := a.sub.check(t, level)
-		if drop {
-			a.res.Stats.Dropped++
-		}
-		if shrunk {
-			a.res.Stats.Shrunk++
-		}
-		return drop
-	case a.opts.Dedup:
-		if a.duplicate(t, level) {
-			a.res.Stats.Dropped++
-			return true
-		}
+	if a.sub == nil {
+		return false
 	}
-	return false
-}
-
-type seenTuple struct {
-	level int
-	views []*symauto.Auto
-}
-
-// duplicate canonicalizes the views of t and reports whether a tuple with
-// the same views was seen at a level <= level; if not, it records t.
-func (a *analysis) duplicate(t *split.Tuple, level int) bool {
-	if a.seen == nil {
-		a.seen = map[uint64][]seenTuple{}
+	drop, shrunk := a.sub.check(t, level)
+	if drop {
+		a.res.Stats.Dropped++
 	}
-	h := uint64(len(t.Views))
-	for i, v := range t.Views {
-		t.Views[i] = v.Canonical()
-		h = h*31 + t.Views[i].Hash()
+	if shrunk {
+		a.res.Stats.Shrunk++
 	}
-next:
-	for _, s := range a.seen[h] {
-		if s.level > level {
-			continue
-		}
-		for i, v := range s.views {
-			if !v.Equal(t.Views[i]) {
-				continue next
-			}
-		}
-		return true
-	}
-	a.seen[h] = append(a.seen[h], seenTuple{level, t.Views})
-	return false
+	return drop
 }

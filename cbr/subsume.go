@@ -10,8 +10,8 @@ import (
 	"github.com/cbreach/cbreach/symauto"
 )
 
-// subsumer implements Options.Subsume (package documentation, "Subsumed
-// tuples"): it remembers every view tuple the analysis kept, with the
+// subsumer implements Options.Subsume, and Dedup as a subsumer that never
+// tests subsumption (package documentation, "Subsumed tuples"): it remembers every view tuple the analysis kept, with the
 // number of contexts that reached it, and finds the globals of a new tuple
 // at which all its configurations belong to one of them.
 type subsumer struct {
@@ -19,7 +19,7 @@ type subsumer struct {
 	views  [][]*symauto.Auto     // per thread: the distinct views, by id
 	byHash []map[uint64][]int    // per thread: structural hash -> ids
 	within []map[[2]int]bdd.Node // per thread: Within(views[a], views[b])
-	tops   [][]viewTops          // per thread and view: labels on top, finished
+	tops   [][]*viewTops         // per thread and view: labels on top, finished (when needed)
 	groups []*keptGroup          // kept tuples by domain, in the order first kept
 	byDom  map[int]*keptGroup    // domain BDD id -> its group
 
@@ -42,7 +42,7 @@ type keptTuple struct {
 
 func newSubsumer(m *bdd.Manager, threads, after int) *subsumer {
 	s := &subsumer{m: m, byDom: map[int]*keptGroup{}, after: after, exact: map[string]int{}, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
-		within: make([]map[[2]int]bdd.Node, threads), tops: make([][]viewTops, threads)}
+		within: make([]map[[2]int]bdd.Node, threads), tops: make([][]*viewTops, threads)}
 	for i := range threads {
 		s.byHash[i] = map[uint64][]int{}
 		s.within[i] = map[[2]int]bdd.Node{}
@@ -61,7 +61,7 @@ func (s *subsumer) intern(i int, v *symauto.Auto) int {
 	}
 	id := len(s.views[i])
 	s.views[i] = append(s.views[i], c)
-	s.tops[i] = append(s.tops[i], viewTops{c.Tops(nil), c.Finished()})
+	s.tops[i] = append(s.tops[i], nil)
 	s.byHash[i][h] = append(s.byHash[i][h], id)
 	return id
 }
@@ -71,13 +71,21 @@ type viewTops struct {
 	finished bdd.Node
 }
 
+// topsOf returns the labels on top of thread i's view v (computed once).
+func (s *subsumer) topsOf(i, v int) *viewTops {
+	if s.tops[i][v] == nil {
+		s.tops[i][v] = &viewTops{s.views[i][v].Tops(nil), s.views[i][v].Finished()}
+	}
+	return s.tops[i][v]
+}
+
 // topsIn returns the part of d (over G) at which every label on top of a
 // stack of thread i's view a (and the empty stack) is one of view b at
 // the same globals: a cheap necessary condition for Within, computed
 // within d and given up as soon as nothing is left.
 func (s *subsumer) topsIn(i, a, b int, d bdd.Node) bdd.Node {
 	m := s.m
-	ta, tb := s.tops[i][a], s.tops[i][b]
+	ta, tb := s.topsOf(i, a), s.topsOf(i, b)
 	w := d
 	if !ta.finished.Equal(tb.finished) {
 		w = m.And(w, m.Imp(ta.finished, tb.finished))
