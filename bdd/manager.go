@@ -1,26 +1,61 @@
 package bdd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
-	"strconv"
-	"strings"
+	"runtime"
+	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 
-	"github.com/dalzilio/rudd"
+	"github.com/cbreach/cbreach/bdd/internal/rudd"
 )
 
-// ErrNodeLimit is wrapped by the error a [Manager] records when its node
-// table grows past the configured limit.
+// ErrNodeLimit is wrapped by the error a [Manager] records when more live
+// nodes than [Limits.MaxNodes] are needed.
 var ErrNodeLimit = errors.New("BDD node limit reached")
+
+// ErrMemoryLimit is wrapped by the error a [Manager] records when the
+// memory in use passes [Limits.MaxMemory].
+var ErrMemoryLimit = errors.New("memory limit reached")
 
 // Config sets the resources of a manager. Zero values select defaults.
 type Config struct {
 	NodeTable int // initial node table size (default 1<<16)
 	CacheSize int // initial operation cache size (default 1<<15)
-	MaxNodes  int // node limit; 0 means none
+	Limits        // limits in force from the start (see [Manager.Run])
 }
+
+// Limits bound the resources of the computations on a manager. Zero
+// values mean no limit.
+type Limits struct {
+	// MaxNodes bounds the live nodes. It is checked every 1024 operations
+	// (a point that does not depend on timing): when the table holds more
+	// nodes, live and dead, the live ones are counted exactly
+	// ([Manager.Live]) and the limit is reached when they are more, so
+	// the same computation stops at the same point in every run. Inside
+	// one operation the table may not grow past MaxNodes + [NodeMargin]
+	// nodes: an operation that needs more is aborted, retried once after
+	// the exact count, and the limit is reached if it needs more again.
+	MaxNodes int
+	// MaxMemory bounds the bytes of Go heap the process holds (the node
+	// table, the caches and every other object; measured with
+	// runtime/metrics at the same points, after a garbage collection when
+	// it looks exceeded). The node table may not grow past a size that
+	// takes a half of it.
+	MaxMemory int64
+}
+
+// NodeMargin is how far past Limits.MaxNodes the node table may grow
+// inside one operation (see Limits).
+const NodeMargin = 1 << 16
+
+// bytesPerNode is what one node of the table costs with its share of the
+// operation caches (40 bytes the node, and at a cache ratio of 25 %, five
+// caches of 24 to 32 bytes an entry).
+const bytesPerNode = 80
 
 // Node is a BDD. Compare Nodes with [Node.Equal], never with ==.
 type Node struct{ n rudd.Node }
@@ -44,10 +79,14 @@ type Manager struct {
 	b        *rudd.BDD
 	err      error
 	cfg      Config
+	lim      Limits
 	ops      int
 	peak     int
 	tru, fls Node
 	vars     []Node // BDD variable i
+
+	stop  atomic.Bool     // set when watch is done: operations abort
+	watch context.Context // the context Run watches; nil outside Run
 
 	refs refs // node references, kept by this package (see refs.go)
 }
@@ -68,19 +107,15 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bdd: %v", err)
 	}
-	rc, err := newNodeTable(b)
-	if err != nil {
-		return nil, err
-	}
 	m := &Manager{L: l, b: b, cfg: cfg}
-	m.refs = refs{rc: rc, owned: map[int]owned{}, varNode: map[int]bool{}, queue: &releases{}}
+	m.refs = refs{owned: map[int]owned{}, queue: &releases{}}
 	m.tru, m.fls = Node{b.True()}, Node{b.False()}
 	m.vars = make([]Node, l.nbits)
 	for i := range m.vars {
 		m.vars[i] = Node{b.Ithvar(i)}
-		m.refs.varNode[*b.Ithvar(i)] = true
-		m.refs.varNode[*b.NIthvar(i)] = true
 	}
+	b.SetStop(&m.stop)
+	m.setLimits(cfg.Limits)
 	return m, nil
 }
 
@@ -97,27 +132,130 @@ func (m *Manager) SetErr(err error) {
 	}
 }
 
-// call runs one rudd operation and turns its result into a Node: False if
-// the manager has already failed, and False with the manager's error set if
-// rudd fails now, by returning nil, recording an error, or panicking (it
-// indexes with -1 when its table cannot grow).
-func (m *Manager) call(op func() rudd.Node) (r Node) {
+// setLimits puts lim in force, with the node table's bound it implies.
+func (m *Manager) setLimits(lim Limits) {
+	m.lim = lim
+	size := 0
+	if lim.MaxNodes > 0 {
+		size = lim.MaxNodes + NodeMargin
+	}
+	if lim.MaxMemory > 0 {
+		if byMem := int(lim.MaxMemory / 2 / bytesPerNode); size == 0 || byMem < size {
+			size = byMem
+		}
+	}
+	m.b.SetMaxNodesize(size)
+}
+
+// Run runs f with the limits lim in force (in place of the manager's
+// own) and with the operations watching ctx: when ctx is done, the
+// operation under way stops at its next node and the manager records
+// ctx's error, so that f returns promptly, even from inside one large
+// operation. When f is done, the manager's limits are restored and an
+// error recorded for a limit or for ctx is cleared (the node table stays
+// consistent when an operation stops), so that the manager serves again;
+// BDDs that f built after the error are False and must be dropped. Run
+// returns f's error, or the limit's when f returned nil. Runs do not nest.
+func (m *Manager) Run(ctx context.Context, lim Limits, f func() error) error {
+	if m.watch != nil {
+		panic("bdd: Run inside Run")
+	}
+	if m.err != nil {
+		return m.err
+	}
+	old := m.lim
+	m.setLimits(lim)
+	m.watch = ctx
+	m.stop.Store(ctx.Err() != nil)
+	stop := context.AfterFunc(ctx, func() { m.stop.Store(true) })
+	err := f()
+	stop()
+	if err == nil {
+		err = m.err
+	}
+	m.watch = nil
+	m.stop.Store(false)
+	m.setLimits(old)
+	if m.err != nil && IsLimit(m.err) {
+		m.err = nil
+	}
+	return err
+}
+
+// IsLimit reports whether err is a limit: ErrNodeLimit, ErrMemoryLimit,
+// or a context's cancellation or deadline.
+func IsLimit(err error) bool {
+	return errors.Is(err, ErrNodeLimit) || errors.Is(err, ErrMemoryLimit) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// call runs one kernel operation and turns its result into a Node: False
+// if the manager has already failed, and False with the manager's error
+// set if the kernel fails now (a stop requested through Run's context,
+// a limit, an exhausted table).
+func (m *Manager) call(op func() rudd.Node) Node {
 	if m.err != nil {
 		return m.fls
 	}
 	if m.refs.queue.pending.Load() {
 		m.release()
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			m.SetErr(fmt.Errorf("bdd: node table exhausted: %v", p))
-			r = m.fls
+	n, ab := m.try(op)
+	if ab != nil && !ab.Interrupted && m.lim != (Limits{}) {
+		// The table is full: of live nodes, or of nodes whose handles
+		// are dead but not released yet. Count exactly, then once more.
+		m.Live()
+		n, ab = m.try(op)
+		if ab != nil && !ab.Interrupted {
+			m.SetErr(m.limitErr(true))
+			return m.fls
 		}
-	}()
-	return m.wrap(op())
+	}
+	if ab != nil {
+		if ab.Interrupted {
+			m.SetErr(m.stopErr())
+		} else {
+			m.SetErr(errors.New("bdd: node table exhausted"))
+		}
+		return m.fls
+	}
+	return m.wrap(n)
 }
 
-// wrap turns rudd's result into a Node, recording rudd's error if any.
+// try runs op, recovering the kernel's abort. Any other panic of the
+// kernel is recorded as the manager's error (a kernel bug must not crash
+// a run on user input).
+func (m *Manager) try(op func() rudd.Node) (n rudd.Node, ab *rudd.Aborted) {
+	defer func() {
+		if p := recover(); p != nil {
+			if a, ok := p.(rudd.Aborted); ok {
+				ab = &a
+				return
+			}
+			m.SetErr(fmt.Errorf("bdd: internal error in the kernel: %v", p))
+			n = nil
+		}
+	}()
+	return op(), nil
+}
+
+// stopErr is the error of an operation stopped through Run's context.
+func (m *Manager) stopErr() error {
+	if m.watch != nil && m.watch.Err() != nil {
+		return fmt.Errorf("bdd: %w", context.Cause(m.watch))
+	}
+	return fmt.Errorf("bdd: %w", context.Canceled)
+}
+
+// limitErr is the error of a limit reached (inOp: by one operation).
+func (m *Manager) limitErr(inOp bool) error {
+	if m.lim.MaxNodes > 0 && (!inOp || m.lim.MaxMemory == 0 || m.lim.MaxNodes+NodeMargin <= int(m.lim.MaxMemory/2/bytesPerNode)) {
+		return fmt.Errorf("bdd: %w (%d nodes)", ErrNodeLimit, m.lim.MaxNodes)
+	}
+	return fmt.Errorf("bdd: %w (%d MiB)", ErrMemoryLimit, m.lim.MaxMemory>>20)
+}
+
+// wrap turns the kernel's result into a Node, recording its error if any.
 func (m *Manager) wrap(n rudd.Node) Node {
 	if m.err == nil && (n == nil || m.b.Errored()) {
 		msg := m.b.Error()
@@ -126,59 +264,63 @@ func (m *Manager) wrap(n rudd.Node) Node {
 		}
 		m.err = fmt.Errorf("bdd: %s", msg)
 	}
-	if m.err == nil {
-		m.ops++
-		if m.ops&1023 == 0 {
-			m.sample()
-		}
+	if m.err != nil {
+		return m.fls
+	}
+	m.ops++
+	if m.ops&1023 == 0 {
+		m.sample()
 	}
 	if m.err != nil {
-		m.drop(n)
 		return m.fls
 	}
-	r, ok := m.own(n)
-	if !ok {
-		return m.fls
-	}
-	return r
+	return m.own(n)
 }
 
-// sample records the peak table occupancy and enforces MaxNodes.
+// sample records the peak table occupancy and enforces the limits; it
+// runs every 1024 operations.
 func (m *Manager) sample() {
-	used := m.Nodes()
-	if used > m.peak {
-		m.peak = used
+	used := m.b.Used()
+	m.peak = max(m.peak, used)
+	if m.lim.MaxNodes > 0 && used > m.lim.MaxNodes && m.Live() > m.lim.MaxNodes {
+		m.SetErr(m.limitErr(false))
 	}
-	if m.cfg.MaxNodes > 0 && used > m.cfg.MaxNodes {
-		m.SetErr(fmt.Errorf("bdd: %w (%d nodes)", ErrNodeLimit, m.cfg.MaxNodes))
+	if m.lim.MaxMemory > 0 && heapBytes() > m.lim.MaxMemory {
+		runtime.GC()
+		if heapBytes() > m.lim.MaxMemory {
+			m.SetErr(m.limitErr(false))
+		}
 	}
 }
 
-// Check samples the node table now (operations sample it every 1024 results)
-// and returns Err.
+// heapBytes returns the bytes of heap objects, live and not yet swept.
+func heapBytes() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
+}
+
+// Check applies the limits now (operations do every 1024 results) and
+// returns Err.
 func (m *Manager) Check() error {
-	m.sample()
+	if m.err == nil {
+		m.sample()
+	}
 	return m.err
 }
 
 // Nodes returns the number of nodes in use in the table (live nodes and
-// dead ones not yet collected).
-func (m *Manager) Nodes() int {
-	for _, line := range strings.Split(m.b.Stats(), "\n") {
-		if rest, ok := strings.CutPrefix(line, "Used:"); ok {
-			f := strings.Fields(rest)
-			if len(f) > 0 {
-				n, _ := strconv.Atoi(f[0])
-				return n
-			}
-		}
-	}
-	return 0
-}
+// dead ones not yet collected): a figure that varies from run to run with
+// Go's garbage collector.
+func (m *Manager) Nodes() int { return m.b.Used() }
 
-// PeakNodes returns the largest table occupancy sampled so far.
+// PeakNodes returns the largest table occupancy sampled so far (every 1024
+// operations). Like Nodes, it varies from run to run.
 func (m *Manager) PeakNodes() int {
-	m.sample()
+	m.peak = max(m.peak, m.b.Used())
 	return m.peak
 }
 
@@ -452,16 +594,30 @@ func (m *Manager) Ord(cx, cy int, vars ...Var) Node {
 // that satisfy EXISTS (all other variables). a.
 func (m *Manager) SatCount(a Node, refs ...Ref) *big.Int {
 	keep := make([]bool, m.L.nbits)
-	k := 0
 	for _, r := range refs {
 		for b := 0; b < m.L.Bits(r.Var); b++ {
-			i := m.L.index(r.Var, r.Copy, b)
-			if !keep[i] {
-				keep[i] = true
-				k++
-			}
+			keep[m.L.index(r.Var, r.Copy, b)] = true
 		}
 	}
+	return m.countOver(a, keep)
+}
+
+// Count returns the number of assignments of the variables of s that
+// satisfy EXISTS (all other variables). a.
+func (m *Manager) Count(a Node, s VarSet) *big.Int {
+	keep := make([]bool, m.L.nbits)
+	if !s.empty() {
+		for id := *s.cube; id >= 2; {
+			level, _, high := m.b.NodeAt(id)
+			keep[level] = true
+			id = high
+		}
+	}
+	return m.countOver(a, keep)
+}
+
+// countOver counts the assignments of the variables marked in keep.
+func (m *Manager) countOver(a Node, keep []bool) *big.Int {
 	var other []int
 	for i, kp := range keep {
 		if !kp {
@@ -516,9 +672,7 @@ func (m *Manager) Enumerate(a Node, fields []Vec, fn func(vals []uint64) bool) {
 }
 
 // walk calls f with the level of every internal node of a, once each.
-// (rudd's Allnodes scans the whole node table under a lock; this follows
-// only a's nodes. It reads rudd's table directly: rudd's Low and High would
-// make counted handles, see refs.go.)
+// (It reads the kernel's table directly, following only a's nodes.)
 func (m *Manager) walk(a Node, f func(level int)) {
 	seen := map[int]bool{}
 	var rec func(id int)
@@ -527,10 +681,10 @@ func (m *Manager) walk(a Node, f func(level int)) {
 			return
 		}
 		seen[id] = true
-		n := m.refs.rc.node(id)
-		f(n[0])
-		rec(n[1])
-		rec(n[2])
+		level, low, high := m.b.NodeAt(id)
+		f(level)
+		rec(low)
+		rec(high)
 	}
 	rec(*a.n)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dalzilio/rudd"
+	"github.com/cbreach/cbreach/bdd/internal/rudd"
 	"github.com/stretchr/testify/require"
 )
 
@@ -116,7 +116,7 @@ func TestRefcountSaturation(t *testing.T) {
 			collectUntil(t, "dead handle queued", queued(m, id))
 			m.Not(m.True()) // any operation releases the dead handles
 			require.NotContains(t, m.refs.owned, id, "node released")
-			require.Zero(t, m.refs.rc.count(id), "no reference left")
+			require.Zero(t, m.b.RefCount(id), "no reference left")
 			checkRefs(t, m)
 		})
 	}
@@ -179,16 +179,17 @@ func checkRefs(t testing.TB, m *Manager) {
 	t.Helper()
 	r := &m.refs
 	for id := range r.owned {
-		require.Equal(t, maxRef, r.rc.count(id), "owned node %d", id)
+		require.Equal(t, rudd.MaxRefCount, m.b.RefCount(id), "owned node %d", id)
 	}
 	err := m.b.Allnodes(func(id, level, low, high int) error {
 		if id < 2 {
 			return nil
 		}
-		c := r.rc.count(id)
+		c := m.b.RefCount(id)
 		_, owned := r.owned[id]
-		if owned || r.varNode[id] {
-			require.Equal(t, maxRef, c, "node %d", id)
+		variable := low < 2 && high < 2
+		if owned || variable {
+			require.Equal(t, rudd.MaxRefCount, c, "node %d", id)
 		} else {
 			require.Zero(t, c, "node %d is neither owned nor a variable", id)
 		}

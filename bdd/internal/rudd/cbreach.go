@@ -1,0 +1,56 @@
+package rudd
+
+import "sync/atomic"
+
+// This file holds what cbreach added to its fork of rudd (see README.md
+// beside it): operations that can be stopped from outside, a table that
+// cannot grow aborts the operation cleanly, and direct access to the node
+// table for the reference counting kept by package bdd.
+
+// Aborted is the value an operation panics with when it stops before its
+// end: Interrupted when the stop flag was set, otherwise because the node
+// table reached its maximal size. The BDD stays usable: the caches hold
+// only finished results (and are reset when the table was collected), the
+// nodes built so far are unreferenced and freed by the next collection.
+// Callers recover it at their operation boundary.
+type Aborted struct{ Interrupted bool }
+
+// SetStop makes every operation check flag before it builds a node and
+// abort (panic with Aborted{Interrupted: true}) when it is true. A nil
+// flag turns the check off. The flag may be set from another goroutine.
+func (b *BDD) SetStop(flag *atomic.Bool) { b.stop = flag }
+
+// SetMaxNodesize changes the maximal size of the node table (0: no
+// limit). A table already larger is not shrunk; it will not grow.
+func (b *BDD) SetMaxNodesize(n int) { b.maxnodesize = n }
+
+// Collect runs the garbage collection of the node table now: every node
+// with a zero reference count that no referenced node reaches is freed.
+func (b *BDD) Collect() {
+	b.initref()
+	b.gbc(b.refstack)
+	b.cachereset()
+}
+
+// Used returns the number of nodes in the table that are not free (live
+// ones and dead ones not yet collected), constants included.
+func (b *BDD) Used() int { return len(b.nodes) - b.freenum }
+
+// Allocated returns the size of the node table.
+func (b *BDD) Allocated() int { return len(b.nodes) }
+
+// RefCount returns the reference count of node id.
+func (b *BDD) RefCount(id int) int { return int(b.nodes[id].refcou) }
+
+// SetRefCount sets the reference count of node id; a node whose count is
+// positive is never collected, nor are the nodes it reaches.
+func (b *BDD) SetRefCount(id, c int) { b.nodes[id].refcou = int32(c) }
+
+// MaxRefCount is the count of the constants and variables: pinned for good.
+const MaxRefCount = int(_MAXREFCOUNT)
+
+// NodeAt returns the level, low and high successors of node id.
+func (b *BDD) NodeAt(id int) (level, low, high int) {
+	n := &b.nodes[id]
+	return int(n.level & 0x1FFFFF), n.low, n.high
+}

@@ -1,0 +1,5 @@
+package bdd
+
+// Kernel names the node-table kernel, for reports: cbreach's fork of
+// rudd (internal/rudd) with BuDDy's node table.
+const Kernel = "buddy"

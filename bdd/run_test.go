@@ -1,0 +1,91 @@
+package bdd
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// mul32 builds x * y == 0x12345678 over 32-bit variables: BDDs exponential
+// in the width, many seconds for a single multiplication.
+func mul32(m *Manager, x, y Var) Node {
+	return m.Eq(m.Mul(m.Vec(Ref{x, 0}), m.Vec(Ref{y, 0})), m.ConstVec(0x12345678, 32))
+}
+
+func newMul32(t *testing.T) (*Manager, Var, Var) {
+	l := NewLayout()
+	x, y := l.Uint("x", 32, 1), l.Uint("y", 32, 1)
+	m, err := New(l, Config{})
+	require.NoError(t, err)
+	return m, x, y
+}
+
+// TestRunDeadline: a deadline stops the computation inside its large
+// operations, promptly, and the manager serves again afterwards.
+func TestRunDeadline(t *testing.T) {
+	m, x, y := newMul32(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := m.Run(ctx, Limits{}, func() error {
+		mul32(m, x, y)
+		return m.Err()
+	})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.True(t, IsLimit(err))
+	// Generous: the point is "not minutes".
+	require.Less(t, time.Since(start), 10*time.Second)
+	require.NoError(t, m.Err(), "Run clears the limit's error")
+	a, b := m.Bit(Ref{x, 0}, 3), m.Bit(Ref{y, 0}, 5)
+	require.True(t, m.And(a, b).Equal(m.Not(m.Or(m.Not(a), m.Not(b)))))
+	require.NoError(t, m.Err())
+}
+
+// TestRunCancelled: a context already cancelled stops the first operation.
+func TestRunCancelled(t *testing.T) {
+	m, x, y := newMul32(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := m.Run(ctx, Limits{}, func() error {
+		if !m.Lt(m.Vec(Ref{x, 0}), m.Vec(Ref{y, 0})).IsFalse() {
+			return errors.New("an operation ran after the cancellation")
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+// TestRunNodeLimit: the node limit stops a large operation, is never
+// exceeded by more than NodeMargin in the table, and gives the same
+// outcome in every run; the manager's own limits come back after Run.
+func TestRunNodeLimit(t *testing.T) {
+	var ops []int
+	for range 3 {
+		m, x, y := newMul32(t)
+		err := m.Run(context.Background(), Limits{MaxNodes: 200000}, func() error {
+			mul32(m, x, y)
+			return m.Err()
+		})
+		require.ErrorIs(t, err, ErrNodeLimit)
+		require.LessOrEqual(t, m.b.Allocated(), 200000+NodeMargin)
+		require.NoError(t, m.Err())
+		ops = append(ops, m.ops)
+	}
+	require.Equal(t, ops[0], ops[1], "the limit stops the same computation at the same operation")
+	require.Equal(t, ops[0], ops[2])
+}
+
+// TestRunMemoryLimit: a memory limit bounds the node table inside one
+// operation.
+func TestRunMemoryLimit(t *testing.T) {
+	m, x, y := newMul32(t)
+	err := m.Run(context.Background(), Limits{MaxMemory: 64 << 20}, func() error {
+		mul32(m, x, y)
+		return m.Err()
+	})
+	require.ErrorIs(t, err, ErrMemoryLimit)
+	require.LessOrEqual(t, int64(m.b.Allocated())*bytesPerNode, int64(32<<20))
+}
