@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/frontend/cuba"
 	"github.com/cbreach/cbreach/pds"
@@ -48,15 +47,8 @@ func readCuba(t *testing.T, dir, name string) (*cuba.Instance, []cbr.Target) {
 	}
 	tg, err := cuba.ParseTarget(base+".spec", spec, inst)
 	require.NoError(t, err)
-	m := inst.Net.M
-	target := cbr.Target{Name: tg.String(), Globals: m.Value(bdd.Ref{Var: inst.Shared.Var, Copy: pds.GCur}, tg.Shared)}
-	for _, l := range tg.Tops {
-		if l == nil {
-			target.Tops = append(target.Tops, cbr.Top{Empty: true})
-		} else {
-			target.Tops = append(target.Tops, cbr.Top{Label: l})
-		}
-	}
+	target := inst.EngineTarget(tg)
+	target.Name = tg.String()
 	return inst, []cbr.Target{target}
 }
 
@@ -80,7 +72,7 @@ func TestCubaBluetooth(t *testing.T) {
 			t.Run(tc.name+"/"+s.String(), func(t *testing.T) {
 				if tc.fewest == 0 {
 					inst, targets := readCuba(t, dir, tc.name)
-					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: cubaUnreachableBound, Split: s, Targets: targets, Subsume: true})
+					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: cubaUnreachableBound, Split: s, Targets: targets, SubsumeAfter: -1})
 					require.NoError(t, err)
 					require.Equal(t, cbr.Safe, r.Verdict, "target reached with %d contexts", r.Contexts())
 					return
@@ -88,7 +80,7 @@ func TestCubaBluetooth(t *testing.T) {
 				for _, k := range []int{tc.fewest - 1, tc.fewest} {
 					for _, sub := range []bool{false, true} {
 						inst, targets := readCuba(t, dir, tc.name)
-						r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Dedup: true, Subsume: sub})
+						r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Prune: prune(sub), SubsumeAfter: -1})
 						require.NoError(t, err)
 						if k < tc.fewest {
 							require.Equal(t, cbr.Safe, r.Verdict, "k=%d subsume=%v: reached before CUBA's fewest contexts", k, sub)
@@ -127,7 +119,7 @@ func TestCubaBSTConvergence(t *testing.T) {
 		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
 			for _, sub := range []bool{false, true} {
 				inst, _ := readCuba(t, dir, tc.name)
-				counts, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.stable + 2, Split: s, Dedup: true, Subsume: sub})
+				counts, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.stable + 2, Split: s, Prune: prune(sub), SubsumeAfter: -1})
 				require.NoError(t, err)
 				require.Equal(t, tc.stable, firstStable(counts), "%s %s subsume=%v: visible states by bound %v", tc.name, s, sub, counts)
 				if prev != nil {
@@ -182,11 +174,27 @@ func TestCubaExplicitVisible(t *testing.T) {
 					continue
 				}
 				inst, _ := readCuba(t, dir, tc.name)
-				got, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.k, Split: s, Subsume: sub})
+				got, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.k, Split: s, Prune: pruneOrNone(sub)})
 				require.NoError(t, err)
 				require.Equal(t, want, got, "%s %s subsume=%v: visible states by bound", tc.name, s, sub)
 				t.Logf("%s %s subsume=%v: visible states by bound %v", tc.name, s, sub, got)
 			}
 		}
 	}
+}
+
+// prune is subsumption from the first tuple, or identical tuples only.
+func prune(subsume bool) cbr.Prune {
+	if subsume {
+		return cbr.PruneSubsumed
+	}
+	return cbr.PruneIdentical
+}
+
+// pruneOrNone is subsumption (default threshold), or no pruning.
+func pruneOrNone(subsume bool) cbr.Prune {
+	if subsume {
+		return cbr.PruneSubsumed
+	}
+	return cbr.PruneNone
 }

@@ -91,7 +91,7 @@ func RunExperiment(ctx context.Context, e Experiment, timeout time.Duration) Run
 		runCtx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	res, err := cbr.Analyze(runCtx, net, cbr.Options{Contexts: e.Contexts, Split: e.Split, All: true, Dedup: false})
+	res, err := cbr.Analyze(runCtx, net, cbr.Options{Contexts: e.Contexts, Split: e.Split, All: true, Prune: cbr.PruneNone})
 	if res == nil {
 		return fail(err)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 func benchModel(b *testing.B, file string, k int, s split.Strategy) {
-	benchOpts(b, file, cbr.Options{Contexts: k, Split: s, All: true})
+	benchOpts(b, file, cbr.Options{Contexts: k, Split: s, All: true, Prune: cbr.PruneNone})
 }
 
 func benchOpts(b *testing.B, file string, opts cbr.Options) {
@@ -45,11 +45,11 @@ func BenchmarkBST(b *testing.B) { benchModel(b, "../benchmarks/models/bst-i2.pds
 // bundled example: lazy, 5 contexts, stop at the first violation, covered
 // tuples dropped.
 func BenchmarkBluetoothDefault(b *testing.B) {
-	benchOpts(b, "../examples/bluetooth.pds", cbr.Options{Contexts: 5, Split: split.Lazy, Dedup: true, Subsume: true})
+	benchOpts(b, "../examples/bluetooth.pds", cbr.Options{Contexts: 5, Split: split.Lazy, SubsumeAfter: -1})
 }
 
 // BenchmarkBluetoothDedup is the same run with identical tuples dropped
 // only.
 func BenchmarkBluetoothDedup(b *testing.B) {
-	benchOpts(b, "../examples/bluetooth.pds", cbr.Options{Contexts: 5, Split: split.Lazy, Dedup: true})
+	benchOpts(b, "../examples/bluetooth.pds", cbr.Options{Contexts: 5, Split: split.Lazy, Prune: cbr.PruneIdentical})
 }

@@ -6,34 +6,104 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 	"github.com/cbreach/cbreach/symauto"
 )
 
-// Verdict is the answer of an analysis.
-type Verdict int
-
-const (
-	Safe      Verdict = iota // no violation within the bound
-	Violation                // a violation was found
-	Unknown                  // a limit cut the search off before a violation was found
+// The engine-neutral types, under this package's name.
+type (
+	Verdict  = engine.Verdict
+	Found    = engine.Found
+	Target   = engine.Target
+	Top      = engine.Top
+	Value    = engine.Value
+	Result   = engine.Result
+	Stats    = engine.Stats
+	Progress = engine.Progress
+	Limits   = engine.Limits
 )
 
-func (v Verdict) String() string { return [...]string{"safe", "violation", "unknown"}[v] }
+const (
+	Safe      = engine.Safe
+	Violation = engine.Violation
+	Unknown   = engine.Unknown
+)
 
-// Options configure Analyze. The zero value analyzes 4 contexts with lazy
-// splitting, stopping at the first violation.
+// The limits a run can hit (Result.Limit; test with errors.Is).
+var (
+	ErrNodeLimit   = engine.ErrNodeLimit
+	ErrMemoryLimit = engine.ErrMemoryLimit
+	ErrThreadBound = engine.ErrThreadBound
+	ErrTupleLimit  = engine.ErrTupleLimit
+)
+
+// Strategy selects how post* results are split into view tuples.
+type Strategy = split.Strategy
+
+const (
+	// Lazy splits by a safe partition of the start globals (the jMoped
+	// paper's Section 3): tuples may hold many global values.
+	Lazy = split.Lazy
+	// Eager keeps one global value per tuple (Qadeer and Rehof).
+	Eager = split.Eager
+)
+
+// Prune says which new view tuples are left out because kept ones already
+// hold their configurations (package documentation, "Subsumed tuples").
+// Every setting is exact: the reachable configurations, the violations and
+// their fewest contexts are the same; only the work and the view-tuple
+// counts differ.
+type Prune int
+
+const (
+	// PruneSubsumed (the default) drops a new tuple whose configurations
+	// all belong to tuples kept with at most as many contexts, and
+	// restricts it to the other globals when that holds at some; before
+	// SubsumeAfter tuples are kept, it drops identical tuples only.
+	PruneSubsumed Prune = iota
+	// PruneIdentical drops a new tuple only when one with the same views
+	// and domain was kept with at most as many contexts.
+	PruneIdentical
+	// PruneNone keeps every tuple: the jMoped paper's counting, which the
+	// benchmark harness uses to compare with the paper's tables.
+	PruneNone
+)
+
+func (p Prune) String() string { return [...]string{"subsumed", "identical", "none"}[p] }
+
+// DefaultSubsumeAfter is the number of kept view tuples after which
+// PruneSubsumed starts testing subsumption. Measured on this project's
+// models: the bundled Bluetooth example keeps fewer (0.06 s with the
+// threshold, 0.11 s testing from the first tuple, where the test saves
+// little), while CUBA's Bluetooth3-21 at 10 contexts needs the test (4 s;
+// over an hour without it).
+const DefaultSubsumeAfter = 500
+
+// DefaultContexts is the bound when Options.Contexts is 0.
+const DefaultContexts = 4
+
+// Options configure Analyze. The zero value analyzes DefaultContexts
+// contexts with lazy splitting and PruneSubsumed, stopping at the first
+// violation: the command line's defaults. The thread bound is the
+// network's (pds.Options.MaxThreads).
 type Options struct {
-	Contexts   int            // the bound k on contexts (default 4)
-	Split      split.Strategy // eager or lazy (default lazy)
-	MaxThreads int            // thread bound for dynamic thread creation (default: the network's)
-	All        bool           // explore the whole bound and report every violation site
-	MaxNodes   int            // BDD node limit; 0 means none (reaching it gives Unknown)
-	Targets    []Target       // visible states to reach, besides the error labels
+	Contexts int      // the bound k on contexts (default DefaultContexts)
+	Split    Strategy // eager or lazy (default lazy)
+	All      bool     // explore the whole bound and report every violation site
+	Targets  []Target // visible states to reach, besides the error labels
+	Prune    Prune    // which covered tuples are left out (default PruneSubsumed)
+	// SubsumeAfter is, for PruneSubsumed, the number of kept tuples before
+	// the subsumption test starts (identical tuples are dropped until
+	// then): 0 means DefaultSubsumeAfter, a negative number from the first
+	// tuple.
+	SubsumeAfter int
+	Limits       // BDD nodes, memory, eager tuples; time comes with ctx
 
 	// OnProgress, when set, is called after every view tuple's successors
 	// have been computed.
@@ -41,92 +111,18 @@ type Options struct {
 	// OnViolation, when set, is called with every violation when found.
 	OnViolation func(Found)
 	// OnTuple, when set, is called with every view tuple the analysis
-	// creates (the initial ones at level 0, then every split result) and
+	// keeps (the initial ones at level 0, then every split result) and
 	// the number of contexts that reached it. For tests and tools that
 	// inspect the reachable sets.
 	OnTuple func(level int, t split.Tuple)
-	// Dedup drops a new view tuple when one with the same views (the same
-	// automata up to the numbering of their states and context levels) was
-	// already queued at the same or a lower number of contexts, whatever
-	// thread ran last (DESIGN.md, "Identical tuples"). It is exact and
-	// saves most of the work on models whose tuples recur, but it changes
-	// the view-tuple counts the paper's tables report.
-	Dedup bool
-	// Subsume drops a new view tuple whose configurations all belong to
-	// tuples already kept at the same or a lower number of contexts (one
-	// kept tuple per global value), and restricts it to the other globals
-	// when that holds at some of them (package documentation, "Subsumed
-	// tuples"). It is exact, covers what Dedup drops, and is what makes
-	// models whose tuples overlap heavily converge (CUBA's Bluetooth3-21:
-	// 1,886 instead of hundreds of thousands of tuples at 10 contexts);
-	// like Dedup it changes the view-tuple counts.
-	Subsume bool
-	// SubsumeAfter delays Subsume's test until that many tuples are kept
-	// (identical ones are dropped until then, as by Dedup): on models whose
-	// tuples do not pile up, the test costs more than it saves. 0 tests
-	// from the first tuple.
-	SubsumeAfter int
 	// KeepLast splits the post* results of the k-th context too and hands
 	// them to OnTuple (they are never processed further), so that OnTuple
 	// sees the whole reachable set within the bound.
 	KeepLast bool
 }
 
-// Progress reports how far an analysis is.
-type Progress struct {
-	Level      int // contexts of the tuple being processed
-	Tuples     int // view tuples processed so far
-	Queued     int // tuples waiting
-	PostStar   int
-	Elapsed    time.Duration
-	Violations int
-}
-
-// Found is one violation: an error label on top of a thread's stack in a
-// configuration reachable with Contexts contexts and no fewer, or a
-// reached target.
-type Found struct {
-	Kind     pds.LabelKind // Assert or Bounds; Normal for a target
-	Label    *pds.Label    // nil for a target
-	Target   *Target       // nil for an error label
-	Pos      pds.Pos
-	Thread   int
-	Proc     string
-	Contexts int
-	Message  string
-}
-
-// Stats are the figures of a run.
-type Stats struct {
-	ViewTuples     int   // work items taken from the worklist to compute their successors (levels 0..k-1): the paper's figure
-	TuplesPerLevel []int // view tuples by contexts: index j counts items reached with j contexts
-	PostStarCalls  int
-	PostStarSteps  int
-	PeakNodes      int
-	Time           time.Duration
-	Dropped        int // new tuples dropped as identical to earlier ones (Options.Dedup) or subsumed by them (Options.Subsume)
-	Shrunk         int // new tuples restricted to fewer globals (Options.Subsume)
-}
-
-// Result is the outcome of Analyze.
-type Result struct {
-	Verdict    Verdict
-	Bound      int     // the context bound the verdict covers
-	Reason     string  // for Unknown: the limit that cut the search off
-	Violations []Found // in the order found: by contexts, then label
-	Stats      Stats
-}
-
-// Contexts returns the fewest contexts of the first violation, or -1.
-func (r *Result) Contexts() int {
-	if len(r.Violations) == 0 {
-		return -1
-	}
-	return r.Violations[0].Contexts
-}
-
-// item is a work item (j, i, T): a view tuple reached with j contexts,
-// thread i having run last (-1 for none).
+// item is a work item (j, i, T) of Algorithm 1: a view tuple reached with
+// j contexts, thread i having run last (-1 for none).
 type item struct {
 	level int
 	last  int
@@ -134,80 +130,81 @@ type item struct {
 }
 
 // Analyze computes context-bounded reachability of net within
-// opts.Contexts contexts (DESIGN.md, "The worklist driver"; the paper's
-// Algorithm 1): items are processed breadth first by their number of
-// contexts, so the first violation found uses the fewest contexts. For each
-// item with j < k and each thread i' other than the last one, post* of
-// i”s view tagged with the start global is computed and split into new
-// items; the post* results of the k-th context are checked for errors but
-// not split.
+// opts.Contexts contexts (DESIGN.md, "The worklist driver"; the jMoped
+// paper's Algorithm 1): items are processed breadth first by their number
+// of contexts, so the first violation found uses the fewest contexts. For
+// each item with j < k and each thread i' other than the last one, post*
+// of i”s view tagged with the start global is computed and split into
+// new items; the post* results of the k-th context are checked for errors
+// but not split.
 //
-// Analyze returns an error only for a network it cannot analyze (an
-// invalid thread bound); limits (cancellation, BDD nodes) give a Result
-// with Verdict Unknown, or Violation when one was found before.
+// Limits (ctx's deadline or cancellation, opts.Limits, the network's
+// thread bound) give a Result with Verdict Unknown and the limit in
+// Result.Limit, or Violation when one was found before; the network is
+// left as it was and can be analysed again. Analyze returns an error only
+// for a network it cannot analyse.
 func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	start := time.Now()
 	if opts.Contexts == 0 {
-		opts.Contexts = 4
+		opts.Contexts = DefaultContexts
 	}
 	if opts.Contexts < 1 {
 		return nil, fmt.Errorf("cbr: context bound %d: need at least 1", opts.Contexts)
 	}
-	if opts.MaxThreads == 0 {
-		opts.MaxThreads = net.MaxThreads
+	r := &Result{Bound: opts.Contexts, Unit: engine.Contexts, Stats: Stats{TuplesPerLevel: make([]int, opts.Contexts+1)}}
+	a := &analysis{ctx: ctx, opts: opts, res: r, found: map[any]bool{}, start: start}
+	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
+		eng, err := net.WithThreadSlots(net.MaxThreads)
+		if err != nil {
+			return fmt.Errorf("cbr: %w", err)
+		}
+		a.net, a.sp = eng, symauto.NewSpace(eng)
+		a.splitter = split.New(opts.Split, a.sp)
+		a.splitter.MaxTuples = opts.MaxTuples
+		return a.run()
+	})
+	if errors.Is(err, errStop) {
+		err = nil
 	}
-	eng, err := net.WithThreadSlots(opts.MaxThreads)
-	if err != nil {
-		return nil, fmt.Errorf("cbr: %w", err)
-	}
-	if opts.MaxNodes > 0 {
-		net.M.SetMaxNodes(opts.MaxNodes)
-		defer net.M.SetMaxNodes(0)
-	}
-	a := &analysis{
-		ctx:   ctx,
-		net:   eng,
-		opts:  opts,
-		sp:    symauto.NewSpace(eng),
-		found: map[any]bool{},
-		res:   &Result{Bound: opts.Contexts, Stats: Stats{TuplesPerLevel: make([]int, opts.Contexts+1)}},
-		start: start,
-	}
-	a.splitter = split.New(opts.Split, a.sp)
-	err = a.run()
-	r := a.res
 	r.Stats.Time = time.Since(start)
 	r.Stats.PeakNodes = net.M.PeakNodes()
 	switch {
+	case err != nil && engine.IsLimit(err):
+		r.Limit = err
+	case err != nil:
+		return r, err
+	case a.cutoff != nil:
+		r.Limit = fmt.Errorf("cbr: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, ErrThreadBound)
+	}
+	switch {
 	case len(r.Violations) > 0:
 		r.Verdict = Violation
-	case err != nil:
+	case r.Limit != nil:
 		r.Verdict = Unknown
-		r.Reason = reason(err)
-	case a.cutoff != nil:
-		r.Verdict = Unknown
-		r.Reason = fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, opts.MaxThreads)
 	default:
 		r.Verdict = Safe
 	}
-	if err != nil && !isLimit(err) {
-		return r, err
+	if r.Limit != nil {
+		r.Reason = reason(r.Limit, a.cutoff, net.MaxThreads)
 	}
 	return r, nil
 }
 
-func isLimit(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, bdd.ErrNodeLimit) || errors.Is(err, errStop)
-}
-
-func reason(err error) string {
+// reason says a limit in words.
+func reason(err error, cutoff *pds.Label, threads int) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "time limit reached"
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
-	case errors.Is(err, bdd.ErrNodeLimit):
+	case errors.Is(err, ErrNodeLimit):
 		return "BDD node limit reached"
+	case errors.Is(err, ErrMemoryLimit):
+		return "memory limit reached"
+	case errors.Is(err, ErrThreadBound):
+		return fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", cutoff.Pos, threads)
+	case errors.Is(err, ErrTupleLimit):
+		return strings.TrimSuffix(strings.TrimPrefix(err.Error(), "split: "), ": "+ErrTupleLimit.Error())
 	}
 	return err.Error()
 }
@@ -217,7 +214,7 @@ var errStop = errors.New("cbr: stop at first violation")
 
 type analysis struct {
 	ctx      context.Context
-	net      *pds.Network
+	net      *pds.Network // with thread slots
 	opts     Options
 	sp       *symauto.Space
 	splitter *split.Splitter
@@ -228,76 +225,26 @@ type analysis struct {
 	start    time.Time
 }
 
+// run is the paper's Algorithm 1: the worklist starts with the initial
+// tuples (lines 1-2); each item taken (lines 3-4) is expanded by every
+// thread but the last one (lines 6-10). Line 5, adding [[T]] to the
+// result, is OnTuple; the errors and targets in [[T]] are checked when
+// the tuple is made (in the post* result it comes from).
 func (a *analysis) run() error {
-	views := make([]*symauto.Auto, len(a.net.Threads))
-	for i, t := range a.net.Threads {
-		views[i] = a.sp.Init(t)
+	queue, err := a.initialItems()
+	if err != nil {
+		return err
 	}
-	switch {
-	case a.opts.Subsume:
-		a.sub = newSubsumer(a.net.M, len(views), a.opts.SubsumeAfter)
-	case a.opts.Dedup:
-		// Identical tuples only: a subsumer that never tests subsumption.
-		a.sub = newSubsumer(a.net.M, len(views), math.MaxInt)
-	}
-	var queue []item
-	for _, t := range a.splitter.Initial(views) {
-		if a.drop(&t, 0) {
-			continue
-		}
-		queue = append(queue, item{level: 0, last: -1, tuple: t})
-		if a.opts.OnTuple != nil {
-			a.opts.OnTuple(0, t)
-		}
-	}
-	// Level 0: errors and targets in the initial configuration.
-	for _, it := range queue {
-		if err := a.checkTuple(it.tuple, 0); err != nil {
-			return err
-		}
-	}
-	k := a.opts.Contexts
 	for len(queue) > 0 {
 		it := queue[0]
 		queue = queue[1:]
 		a.res.Stats.ViewTuples++
 		a.res.Stats.TuplesPerLevel[it.level]++
-		for i := range it.tuple.Views {
-			if i == it.last {
-				continue
-			}
-			if err := a.ctx.Err(); err != nil {
-				return err
-			}
-			post, changed, steps, err := a.postStar(it.tuple, i, it.level+1)
-			if err != nil {
-				return err
-			}
-			a.res.Stats.PostStarCalls++
-			a.res.Stats.PostStarSteps += steps
-			if changed.IsFalse() {
-				continue
-			}
-			if err := a.checkPost(it.tuple, i, post, it.level+1); err != nil {
-				return err
-			}
-			if it.level+1 < k || a.opts.KeepLast {
-				for _, t := range a.splitter.Split(it.tuple, i, post, changed, it.level+1) {
-					if a.drop(&t, it.level+1) {
-						continue
-					}
-					if it.level+1 < k {
-						queue = append(queue, item{level: it.level + 1, last: i, tuple: t})
-					}
-					if a.opts.OnTuple != nil {
-						a.opts.OnTuple(it.level+1, t)
-					}
-				}
-				if err := a.net.M.Err(); err != nil {
-					return err
-				}
-			}
+		next, err := a.expand(it)
+		if err != nil {
+			return err
 		}
+		queue = append(queue, next...)
 		if a.opts.OnProgress != nil {
 			a.opts.OnProgress(Progress{Level: it.level, Tuples: a.res.Stats.ViewTuples, Queued: len(queue),
 				PostStar: a.res.Stats.PostStarCalls, Elapsed: time.Since(a.start), Violations: len(a.res.Violations)})
@@ -306,24 +253,106 @@ func (a *analysis) run() error {
 	return a.net.M.Err()
 }
 
-func (a *analysis) postStar(t split.Tuple, i, level int) (*symauto.Auto, bdd.Node, int, error) {
-	tagged := t.Views[i].Tag(t.Domain)
-	s := symauto.NewSaturation(tagged, level)
-	for !s.Done() {
-		s.Step()
-		if s.Steps()&63 == 0 {
-			if err := a.ctx.Err(); err != nil {
-				return nil, bdd.Node{}, 0, err
-			}
-			if err := a.net.M.Err(); err != nil {
-				return nil, bdd.Node{}, 0, err
-			}
+// initialItems returns the items of the initial tuples (lines 1-2: one
+// for lazy, one per initial global value for eager), after checking them
+// for errors and targets.
+func (a *analysis) initialItems() ([]item, error) {
+	views := make([]*symauto.Auto, len(a.net.Threads))
+	for i, t := range a.net.Threads {
+		views[i] = a.sp.Init(t)
+	}
+	a.sub = newPruner(a.net.M, len(views), a.opts)
+	tuples, err := a.splitter.Initial(views)
+	if err != nil {
+		return nil, err
+	}
+	var queue []item
+	for _, t := range tuples {
+		if a.drop(&t, 0) {
+			continue
+		}
+		queue = append(queue, item{level: 0, last: -1, tuple: t})
+		if a.opts.OnTuple != nil {
+			a.opts.OnTuple(0, t)
 		}
 	}
-	if err := a.net.M.Err(); err != nil {
-		return nil, bdd.Node{}, 0, err
+	for _, it := range queue {
+		if err := a.checkTuple(it.tuple, 0); err != nil {
+			return nil, err
+		}
 	}
-	return s.Result(), s.Changed(), s.Steps(), nil
+	return queue, nil
+}
+
+// expand runs one more context of every thread but the last one from it
+// (lines 6-8), checks each post* result, and returns the successors
+// (lines 9-10), none beyond the bound.
+func (a *analysis) expand(it item) ([]item, error) {
+	var next []item
+	level := it.level + 1
+	for i := range it.tuple.Views {
+		if i == it.last {
+			continue
+		}
+		if err := a.ctx.Err(); err != nil {
+			return nil, err
+		}
+		post, changed, err := a.postStar(it.tuple, i, level)
+		if err != nil {
+			return nil, err
+		}
+		if changed.IsFalse() {
+			continue
+		}
+		if err := a.checkPost(it.tuple, i, post, level); err != nil {
+			return nil, err
+		}
+		if level < a.opts.Contexts || a.opts.KeepLast {
+			succ, err := a.successors(it, i, post, changed)
+			if err != nil {
+				return nil, err
+			}
+			next = append(next, succ...)
+		}
+	}
+	return next, nil
+}
+
+// postStar tags thread i's view of t with the start global and saturates
+// it (line 8).
+func (a *analysis) postStar(t split.Tuple, i, level int) (*symauto.Auto, bdd.Node, error) {
+	s := symauto.NewSaturation(t.Views[i].Tag(t.Domain), level)
+	err := s.Run(a.ctx)
+	a.res.Stats.PostStarCalls++
+	a.res.Stats.PostStarSteps += s.Steps()
+	if err != nil {
+		return nil, bdd.Node{}, err
+	}
+	return s.Result(), s.Changed(), nil
+}
+
+// successors splits thread i's post* result into new tuples (line 9) and
+// returns those the pruning keeps as items (line 10); at the bound they
+// only go to OnTuple (KeepLast).
+func (a *analysis) successors(it item, i int, post *symauto.Auto, changed bdd.Node) ([]item, error) {
+	level := it.level + 1
+	tuples, err := a.splitter.Split(it.tuple, i, post, changed, level)
+	if err != nil {
+		return nil, err
+	}
+	var next []item
+	for _, t := range tuples {
+		if a.drop(&t, level) {
+			continue
+		}
+		if level < a.opts.Contexts {
+			next = append(next, item{level: level, last: i, tuple: t})
+		}
+		if a.opts.OnTuple != nil {
+			a.opts.OnTuple(level, t)
+		}
+	}
+	return next, a.net.M.Err()
 }
 
 // checkPost reports the error labels on top of the active thread's stack
@@ -380,8 +409,8 @@ func (a *analysis) addFound(f Found) error {
 	return nil
 }
 
-// drop reports whether a new tuple is left out (Options.Dedup and
-// Subsume); Subsume may also restrict it to fewer globals.
+// drop reports whether a new tuple is left out (Options.Prune); it may
+// also restrict the tuple to fewer globals.
 func (a *analysis) drop(t *split.Tuple, level int) bool {
 	if a.sub == nil {
 		return false
@@ -394,4 +423,23 @@ func (a *analysis) drop(t *split.Tuple, level int) bool {
 		a.res.Stats.Shrunk++
 	}
 	return drop
+}
+
+// newPruner returns the subsumer that implements opts.Prune, nil for
+// PruneNone. PruneIdentical is a subsumer that never tests subsumption.
+func newPruner(m *bdd.Manager, threads int, opts Options) *subsumer {
+	switch opts.Prune {
+	case PruneNone:
+		return nil
+	case PruneIdentical:
+		return newSubsumer(m, threads, math.MaxInt)
+	}
+	after := opts.SubsumeAfter
+	switch {
+	case after == 0:
+		after = DefaultSubsumeAfter
+	case after < 0:
+		after = 0
+	}
+	return newSubsumer(m, threads, after)
 }

@@ -116,7 +116,7 @@ func explicitReach(net *pds.Network, res *explicit.Result) reach {
 
 func symbolicReach(t *testing.T, net *pds.Network, s split.Strategy, k, depth int, subsume bool) reach {
 	r := reach{}
-	_, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, KeepLast: true, Subsume: subsume,
+	_, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, KeepLast: true, Prune: pruneOrNone(subsume), SubsumeAfter: -1,
 		OnTuple: func(level int, tp split.Tuple) {
 			for _, c := range tupleConfigs(t, net, len(net.Threads), tp.Views, depth) {
 				if old, ok := r[c]; !ok || level < old {
@@ -209,21 +209,21 @@ func TestRandomDifferential(t *testing.T) {
 			want := explicitVerdict(res)
 			tuples := map[split.Strategy]int{}
 			for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true})
+				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Prune: cbr.PruneNone})
 				require.NoError(t, err, "seed %d k %d %s", seed, k, s)
 				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s: verdict", seed, k, s)
 				tuples[s] = r.Stats.ViewTuples
 			}
 			require.LessOrEqual(t, tuples[split.Lazy], tuples[split.Eager], "seed %d k %d: lazy processed more tuples than eager", seed, k)
 			for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Dedup: true})
+				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Prune: cbr.PruneIdentical})
 				require.NoError(t, err, "seed %d k %d %s dedup", seed, k, s)
 				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with identical tuples dropped: verdict", seed, k, s)
 				require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: dropping identical tuples added tuples", seed, k, s)
 				// Subsumption from the first tuple, and from the fourth kept
 				// one (identical tuples dropped until then).
-				for _, after := range []int{0, 4} {
-					r, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Subsume: true, SubsumeAfter: after})
+				for _, after := range []int{-1, 4} {
+					r, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, SubsumeAfter: after})
 					require.NoError(t, err, "seed %d k %d %s subsume after %d", seed, k, s, after)
 					require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with subsumed tuples dropped after %d: verdict", seed, k, s, after)
 					require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: subsumption after %d added tuples", seed, k, s, after)
@@ -242,4 +242,12 @@ func TestRandomDifferential(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pruneOrNone is subsumption, or no pruning.
+func pruneOrNone(subsume bool) cbr.Prune {
+	if subsume {
+		return cbr.PruneSubsumed
+	}
+	return cbr.PruneNone
 }

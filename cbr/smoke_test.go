@@ -41,7 +41,7 @@ func TestSmoke(t *testing.T) {
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
 		for k := 1; k <= 3; k++ {
 			net := counterNet(t)
-			r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true})
+			r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Prune: cbr.PruneNone})
 			if err != nil {
 				t.Fatal(err)
 			}

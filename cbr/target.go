@@ -7,22 +7,8 @@ import (
 	"github.com/cbreach/cbreach/symauto"
 )
 
-// Target is a visible state to reach: a condition on the globals together
-// with the top of every thread's stack. It is reached when some reachable
-// configuration satisfies all parts at once (CUBA's .spec targets).
-type Target struct {
-	Name    string
-	Pos     pds.Pos
-	Globals bdd.Node // over the current globals (pds.GCur); True for any
-	Tops    []Top    // by thread; threads beyond the slice may have any stack
-}
-
-// Top is the condition on one thread's stack in a Target.
-type Top struct {
-	Any   bool       // any stack, empty or not
-	Empty bool       // the thread has finished
-	Label *pds.Label // otherwise: this label on top
-}
+// Targets (engine.Target, CUBA's visible states) are checked in every
+// tuple and post* result, with the start-global correlation.
 
 // topGlobals returns the globals under which v satisfies the condition.
 func topGlobals(v *symauto.Auto, c Top) bdd.Node {
@@ -35,11 +21,24 @@ func topGlobals(v *symauto.Auto, c Top) bdd.Node {
 	return v.TopGlobals(c.Label)
 }
 
-func (t *Target) top(i int) Top {
+func targetTop(t *Target, i int) Top {
 	if i < len(t.Tops) {
 		return t.Tops[i]
 	}
 	return Top{Any: true}
+}
+
+// targetGlobals returns the target's condition on the current globals.
+func targetGlobals(n *pds.Network, t *Target) bdd.Node {
+	m := n.M
+	if t.Never {
+		return m.False()
+	}
+	r := m.True()
+	for _, v := range t.Globals {
+		r = m.And(r, m.Value(bdd.Ref{Var: v.Global.Var, Copy: pds.GCur}, v.Value))
+	}
+	return r
 }
 
 // checkTargets reports the targets reached in tuple t (active < 0) or in
@@ -53,20 +52,20 @@ func (a *analysis) checkTargets(t split.Tuple, active int, post *symauto.Auto, l
 		if a.found[tg] {
 			continue
 		}
-		var cond bdd.Node
+		cond := targetGlobals(a.net, tg)
 		if active < 0 {
-			cond = m.And(tg.Globals, t.Domain)
+			cond = m.And(cond, t.Domain)
 			for i, v := range t.Views {
-				cond = m.And(cond, topGlobals(v, tg.top(i)))
+				cond = m.And(cond, topGlobals(v, targetTop(tg, i)))
 			}
 		} else {
 			others := m.True()
 			for i, v := range t.Views {
 				if i != active {
-					others = m.And(others, topGlobals(v, tg.top(i)))
+					others = m.And(others, topGlobals(v, targetTop(tg, i)))
 				}
 			}
-			cond = m.And(tg.Globals, topGlobals(post, tg.top(active)), a.sp.CurToStart(others))
+			cond = m.And(cond, topGlobals(post, targetTop(tg, active)), a.sp.CurToStart(others))
 		}
 		if cond.IsFalse() {
 			continue

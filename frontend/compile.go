@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"context"
 	"fmt"
 	"go/constant"
 	"strings"
@@ -96,6 +97,23 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 	}
 	c.declare()
 	c.m = c.b.Manager()
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// The relations are built under the caller's context and limits: a
+	// wide multiplication can take minutes in one BDD operation.
+	if err := c.m.Run(ctx, opts.Limits, c.build); err != nil {
+		if bdd.IsLimit(err) {
+			return nil, fmt.Errorf("frontend: %w", err)
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// build adds the rules and threads, and builds the network.
+func (c *compiler) build() error {
 	c.n = c.b.Net()
 	s := c.n.Sets()
 	c.link = c.m.Union(s.G[pds.GLink], s.L[pds.LLink])
@@ -114,17 +132,17 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 		c.b.Thread(fmt.Sprintf("thread%d", i), pds.Call(ps.p, args...))
 	}
 	if err := c.m.Err(); err != nil {
-		return nil, fmt.Errorf("frontend: %w", err)
+		return fmt.Errorf("frontend: %w", err)
 	}
 	net, err := c.b.Build()
 	if err != nil {
 		if merr := c.m.Err(); merr != nil {
-			return nil, fmt.Errorf("frontend: %w", merr)
+			return fmt.Errorf("frontend: %w", merr)
 		}
-		return nil, internalError(err)
+		return internalError(err)
 	}
 	c.net = net
-	return c, nil
+	return nil
 }
 
 // pdsType converts a checked type (of an array: its element type).

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -30,6 +31,12 @@ type Options struct {
 	AllErrors bool
 	// BDD configures the BDD manager of the network.
 	BDD bdd.Config
+	// Context, when set, bounds the compilation: when it is done, the
+	// compilation stops promptly (even inside one BDD operation) with its
+	// error. Limits bound the BDD nodes and memory the compilation may
+	// use; both come back as errors that bdd.IsLimit recognises.
+	Context context.Context
+	Limits  bdd.Limits
 }
 
 // Compile compiles the .pds program src (read from filename, which is used

@@ -73,7 +73,7 @@ func FuzzCompile(f *testing.F) {
 		if stateBits(u.info) > 200 {
 			return
 		}
-		c, err := compile(u, Options{BDD: bdd.Config{MaxNodes: 1 << 20}})
+		c, err := compile(u, Options{Limits: bdd.Limits{MaxNodes: 1 << 20}})
 		if err != nil {
 			if errors.Is(err, bdd.ErrNodeLimit) {
 				return

@@ -96,7 +96,9 @@ func (s *Sets) GlobalsEq(a, b int) bdd.Node {
 		return r
 	}
 	r := s.n.M.CopyEq(a, b, s.n.GlobalVars()...)
-	s.keep[key] = r
+	if s.n.M.Err() == nil { // never remember the False of a failed manager
+		s.keep[key] = r
+	}
 	return r
 }
 
@@ -107,7 +109,9 @@ func (s *Sets) LocalsEq(a, b int) bdd.Node {
 		return r
 	}
 	r := s.n.M.CopyEq(a, b, s.n.LocalBits...)
-	s.keep[key] = r
+	if s.n.M.Err() == nil {
+		s.keep[key] = r
+	}
 	return r
 }
 

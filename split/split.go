@@ -1,7 +1,9 @@
 package split
 
 import (
+	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
@@ -44,10 +46,19 @@ type Tuple struct {
 	Domain bdd.Node
 }
 
+// ErrTupleLimit is wrapped by the error of an eager split that would
+// enumerate more global values than Splitter.MaxTuples.
+var ErrTupleLimit = errors.New("view tuple limit reached")
+
 // Splitter computes view tuples. It keeps the BDDs that do not depend on
 // the tuple (the order relation, the inequality of start copies).
 type Splitter struct {
 	Strategy Strategy
+	// MaxTuples bounds the tuples one eager split (or the eager initial
+	// tuples) may create; 0 means no bound. Eager splitting enumerates
+	// global values, so an unconstrained 32-bit global is 2^32 tuples:
+	// the split is refused up front with ErrTupleLimit instead.
+	MaxTuples int
 	sp       *symauto.Space
 	lt       bdd.Node // Gs < Gt under the lexicographic order (Algorithm 2's L)
 	neq      bdd.Node // Gs != Gt
@@ -68,18 +79,22 @@ func New(s Strategy, sp *symauto.Space) *Splitter {
 }
 
 // Initial returns the initial tuples: the initial views as one tuple
-// (lazy), or one tuple per initial global value (eager).
-func (x *Splitter) Initial(views []*symauto.Auto) []Tuple {
+// (lazy), or one tuple per initial global value (eager; an error wrapping
+// ErrTupleLimit when they are more than MaxTuples).
+func (x *Splitter) Initial(views []*symauto.Auto) ([]Tuple, error) {
 	m := x.sp.M
 	dom := m.True()
 	for _, v := range views {
 		dom = m.And(dom, v.Accepting())
 	}
 	if dom.IsFalse() {
-		return nil
+		return nil, nil
 	}
 	if x.Strategy == Lazy {
-		return []Tuple{{Views: trimAll(views), Domain: dom}}
+		return []Tuple{{Views: trimAll(views), Domain: dom}}, nil
+	}
+	if err := x.limit(dom, "the initial configurations", x.sp.S.G[pds.GCur]); err != nil {
+		return nil, err
 	}
 	var ts []Tuple
 	for _, g := range x.values(dom) {
@@ -89,7 +104,20 @@ func (x *Splitter) Initial(views []*symauto.Auto) []Tuple {
 		}
 		ts = append(ts, t)
 	}
-	return ts
+	return ts, nil
+}
+
+// limit returns an error wrapping ErrTupleLimit when set, counted over
+// the variables vars, has more than MaxTuples elements.
+func (x *Splitter) limit(set bdd.Node, what string, vars bdd.VarSet) error {
+	if x.MaxTuples <= 0 {
+		return nil
+	}
+	n := x.sp.M.Count(set, vars)
+	if n.Cmp(big.NewInt(int64(x.MaxTuples))) <= 0 {
+		return nil
+	}
+	return fmt.Errorf("split: eager splitting of %s would create %s view tuples, more than the limit of %d: %w", what, n, x.MaxTuples, ErrTupleLimit)
 }
 
 func trimAll(vs []*symauto.Auto) []*symauto.Auto {
@@ -122,41 +150,60 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // added something (symauto.Saturation.Changed), level the context level of
 // the new tuples. Start globals that are stale (nothing new) are dropped
 // first (DESIGN.md, "Stale start globals"); with none left there are no
-// new tuples.
-func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) []Tuple {
+// new tuples. The only error is an eager split beyond MaxTuples.
+func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.S.G[pds.GCur]))
 	if live.IsFalse() {
-		return nil
-	}
-	var out []Tuple
-	// emit adds the tuple whose active view is w and whose other views are
-	// rebased through rel(Gs, G).
-	emit := func(w *symauto.Auto, rel bdd.Node) {
-		nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: m.Exists(rel, sp.StartSet())}
-		for i, v := range t.Views {
-			if i == active {
-				nt.Views[i] = w
-			} else {
-				nt.Views[i] = v.Rebase(rel)
-			}
-		}
-		out = append(out, nt)
+		return nil, nil
 	}
 	if x.Strategy == Eager {
-		for _, gs := range x.values(sp.StartToCur(live)) {
-			class := sp.CurToStart(gs)
-			w := post.Restrict(class, level) // once per start global, not per end global
-			ends := m.Exists(m.And(u, class), sp.StartSet())
-			for _, g := range x.values(ends) {
-				emit(w.RestrictGlobals(g), m.And(class, g))
-			}
-		}
-		return out
+		return x.splitEager(t, active, post, u, live, level)
 	}
+	return x.splitLazy(t, active, post, u, live, level), nil
+}
+
+// rebased returns the tuple whose active view is w and whose other views
+// are t's rebased through rel(Gs, G): the paper's equation (1).
+func (x *Splitter) rebased(t Tuple, active int, w *symauto.Auto, rel bdd.Node) Tuple {
+	nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: x.sp.M.Exists(rel, x.sp.StartSet())}
+	for i, v := range t.Views {
+		if i == active {
+			nt.Views[i] = w
+		} else {
+			nt.Views[i] = v.Rebase(rel)
+		}
+	}
+	return nt
+}
+
+// splitEager makes one tuple per live start global and end global
+// (Qadeer and Rehof; DESIGN.md, "Eager splitting").
+func (x *Splitter) splitEager(t Tuple, active int, post *symauto.Auto, u, live bdd.Node, level int) ([]Tuple, error) {
+	sp, m := x.sp, x.sp.M
+	if err := x.limit(m.And(u, live), "one post* result", m.Union(sp.StartSet(), sp.S.G[pds.GCur])); err != nil {
+		return nil, err
+	}
+	var out []Tuple
+	for _, gs := range x.values(sp.StartToCur(live)) {
+		class := sp.CurToStart(gs)
+		w := post.Restrict(class, level) // once per start global, not per end global
+		ends := m.Exists(m.And(u, class), sp.StartSet())
+		for _, g := range x.values(ends) {
+			out = append(out, x.rebased(t, active, w.RestrictGlobals(g), m.And(class, g)))
+		}
+	}
+	return out, nil
+}
+
+// splitLazy makes one tuple per class of a safe partition of the live
+// start globals (the paper's Section 3; DESIGN.md, "Lazy splitting").
+func (x *Splitter) splitLazy(t Tuple, active int, post *symauto.Auto, u, live bdd.Node, level int) []Tuple {
+	m := x.sp.M
+	var out []Tuple
 	for _, class := range x.Partition(u, live) {
-		emit(post.Restrict(class, level), m.And(class, u))
+		out = append(out, x.rebased(t, active, post.Restrict(class, level), m.And(class, u)))
 	}
 	return out
 }

@@ -79,14 +79,16 @@ func TestRunningExample(t *testing.T) {
 	net, _ := runningExample(t)
 	sp := symauto.NewSpace(net)
 	x := split.New(split.Lazy, sp)
-	init := x.Initial([]*symauto.Auto{sp.Init(net.Threads[0]), sp.Init(net.Threads[1])})
+	init, err := x.Initial([]*symauto.Auto{sp.Init(net.Threads[0]), sp.Init(net.Threads[1])})
+	require.NoError(t, err)
 	require.Len(t, init, 1)
 	require.Equal(t, []string{"g|a|a"}, configs(net, init[0].Views))
 
 	// One context of thread 1 gives T0 = {(g,a,a), (g',b,a)}.
 	u, changed, err := symauto.PostStar(t.Context(), init[0].Views[0].Tag(init[0].Domain), 1)
 	require.NoError(t, err)
-	t0 := x.Split(init[0], 0, u, changed, 1)
+	t0, err := x.Split(init[0], 0, u, changed, 1)
+	require.NoError(t, err)
 	require.Len(t, t0, 1)
 	require.Equal(t, []string{"g'|b|a", "g|a|a"}, configs(net, t0[0].Views))
 
@@ -106,7 +108,8 @@ func TestRunningExample(t *testing.T) {
 	require.True(t, classes[0].Equal(gs(pds.GStart, 0)) || classes[0].Equal(gs(pds.GStart, 1)))
 	require.True(t, m.And(classes[0], classes[1]).IsFalse())
 
-	tuples := x.Split(t0[0], 1, u2, changed2, 2)
+	tuples, err := x.Split(t0[0], 1, u2, changed2, 2)
+	require.NoError(t, err)
 	require.Len(t, tuples, 2)
 	var union []string
 	for _, tp := range tuples {

@@ -227,23 +227,30 @@ func (s *Saturation) Changed() bdd.Node {
 	return grown
 }
 
-// PostStar saturates a completely, checking ctx and the BDD manager every
-// 64 steps. It returns the result, the changed start globals, and an error
-// when cancelled or out of BDD resources.
-func PostStar(ctx context.Context, a *Auto, level int) (*Auto, bdd.Node, error) {
-	s := NewSaturation(a, level)
+// Run saturates until Done: the one saturation loop of the module. It
+// checks ctx and the BDD manager every 64 steps (the manager's own
+// limits and Run context stop a long operation inside it) and returns
+// their error.
+func (s *Saturation) Run(ctx context.Context) error {
 	for !s.Done() {
 		s.Step()
 		if s.steps&63 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, bdd.Node{}, err
+				return err
 			}
 			if err := s.sp.M.Err(); err != nil {
-				return nil, bdd.Node{}, err
+				return err
 			}
 		}
 	}
-	if err := s.sp.M.Err(); err != nil {
+	return s.sp.M.Err()
+}
+
+// PostStar saturates a completely. It returns the result, the changed
+// start globals, and an error when cancelled or out of BDD resources.
+func PostStar(ctx context.Context, a *Auto, level int) (*Auto, bdd.Node, error) {
+	s := NewSaturation(a, level)
+	if err := s.Run(ctx); err != nil {
 		return nil, bdd.Node{}, err
 	}
 	return s.Result(), s.Changed(), nil

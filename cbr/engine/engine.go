@@ -1,0 +1,158 @@
+// Package engine holds what every analysis engine of cbreach takes and
+// returns, so that engines, the command line and tools that compare
+// engines share one vocabulary without importing each other: the verdict,
+// violations, targets, the limits a run obeys and the errors that name
+// them, the unit of the bound, and the figures of a run.
+//
+// It imports the model (package pds) and the BDD layer only for their
+// types; it imports no engine. The symbolic engine of the jMoped paper is
+// package cbr, which re-exports these types under its own name.
+package engine
+
+import (
+	"errors"
+	"time"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// Unit is what a bound counts.
+type Unit int
+
+const (
+	// Contexts counts maximal runs of one thread: k contexts allow k-1
+	// switches, and any thread may run first.
+	Contexts Unit = iota
+)
+
+func (u Unit) String() string { return [...]string{"contexts"}[u] }
+
+// Verdict is the answer of an analysis.
+type Verdict int
+
+const (
+	Safe      Verdict = iota // no violation within the bound
+	Violation                // a violation was found
+	Unknown                  // a limit cut the search off before a violation was found
+)
+
+func (v Verdict) String() string { return [...]string{"safe", "violation", "unknown"}[v] }
+
+// The limits a run can hit. A Result whose search a limit cut off carries
+// the error in Result.Limit; test it with errors.Is. A run stopped by its
+// context has context.Canceled or context.DeadlineExceeded there.
+var (
+	// ErrNodeLimit: more live BDD nodes were needed than Limits.MaxNodes.
+	ErrNodeLimit = bdd.ErrNodeLimit
+	// ErrMemoryLimit: the process held more memory than Limits.MaxMemory.
+	ErrMemoryLimit = bdd.ErrMemoryLimit
+	// ErrThreadBound: a start would have created more threads than the
+	// network has room for (pds.Options.MaxThreads).
+	ErrThreadBound = errors.New("thread bound reached")
+	// ErrTupleLimit: eager splitting would have enumerated more global
+	// values from one post* result than Limits.MaxTuples.
+	ErrTupleLimit = errors.New("view tuple limit reached")
+)
+
+// IsLimit reports whether err is one of the limits above or a context's
+// cancellation or deadline: the run was cut off, not wrong.
+func IsLimit(err error) bool {
+	return bdd.IsLimit(err) || errors.Is(err, ErrThreadBound) || errors.Is(err, ErrTupleLimit)
+}
+
+// Limits bound the resources of a run; zero values mean no limit. Time
+// and cancellation come with the context a run is given.
+type Limits struct {
+	// MaxNodes bounds the live BDD nodes (bdd.Limits.MaxNodes: counted
+	// at points that do not depend on timing, so a run stops at the same
+	// point every time).
+	MaxNodes int
+	// MaxMemory bounds the bytes of memory the process holds.
+	MaxMemory int64
+	// MaxTuples bounds the view tuples eager splitting may create from one
+	// post* result (it enumerates the global values; that is its nature).
+	MaxTuples int
+}
+
+// Target is a visible state to reach: values of some globals together
+// with a condition on the top of every thread's stack. It is reached when
+// some reachable configuration satisfies all parts at once (CUBA's .spec
+// targets). A reached target is reported as a Found with Target set.
+type Target struct {
+	Name    string
+	Pos     pds.Pos
+	Globals []Value // globals that must have these values; the others any
+	Tops    []Top   // by thread; threads beyond the slice may have any stack
+	Never   bool    // a target known to be unreachable (a reader found so)
+}
+
+// Value is a global with a value.
+type Value struct {
+	Global *pds.Global
+	Value  uint64
+}
+
+// Top is the condition on one thread's stack in a Target.
+type Top struct {
+	Any   bool       // any stack, empty or not
+	Empty bool       // the thread has finished
+	Label *pds.Label // otherwise: this label on top
+}
+
+// Found is a violation: an error label on top of a thread's stack in a
+// configuration reachable with Contexts units of the bound and no fewer,
+// or a reached target.
+type Found struct {
+	Kind     pds.LabelKind // Assert or Bounds; Normal for a target
+	Label    *pds.Label    // nil for a target
+	Target   *Target       // nil for an error label
+	Pos      pds.Pos
+	Thread   int
+	Proc     string
+	Contexts int // the fewest units of the bound that reach it
+	Message  string
+}
+
+// Progress reports how far a run is.
+type Progress struct {
+	Level      int // units of the bound of the work being done
+	Tuples     int // work items done so far
+	Queued     int // work items waiting
+	PostStar   int
+	Elapsed    time.Duration
+	Violations int
+}
+
+// Stats are the figures of a run. Every figure but Time and PeakNodes is
+// the same in every run of the same input and options.
+type Stats struct {
+	ViewTuples     int   // work items taken from the worklist to compute their successors (levels 0..k-1): the jMoped paper's figure
+	TuplesPerLevel []int // view tuples by contexts: index j counts items reached with j contexts
+	PostStarCalls  int
+	PostStarSteps  int
+	PeakNodes      int // the largest BDD node table occupancy sampled: varies from run to run with Go's garbage collector
+	Time           time.Duration
+	Dropped        int // new tuples dropped as identical to or covered by kept ones
+	Shrunk         int // new tuples restricted to fewer globals
+}
+
+// Result is the outcome of an analysis.
+type Result struct {
+	Verdict    Verdict
+	Bound      int     // the bound the verdict covers
+	Unit       Unit    // what the bound counts
+	Limit      error   // the limit that cut the search off (nil when none did)
+	Reason     string  // Limit, or what else made the verdict Unknown, in words
+	Violations []Found // in the order found: by contexts, then label
+	Stats      Stats
+}
+
+// Contexts returns the fewest units of the bound of the first violation,
+// or -1.
+func (r *Result) Contexts() int {
+	if len(r.Violations) == 0 {
+		return -1
+	}
+	return r.Violations[0].Contexts
+}
