@@ -22,7 +22,7 @@ func normalize(s string) string {
 	s = regexp.MustCompile(`\d+\.\d+s\b`).ReplaceAllString(s, "T.TTTs")
 	s = regexp.MustCompile(`"timeSeconds": [0-9.e-]+`).ReplaceAllString(s, `"timeSeconds": 0`)
 	s = regexp.MustCompile(`"peakNodes": \d+`).ReplaceAllString(s, `"peakNodes": 0`)
-	s = regexp.MustCompile(`peak BDD nodes: \d+ \(rudd \w+ kernel\)`).ReplaceAllString(s, "peak BDD nodes: N")
+	s = regexp.MustCompile(`peak BDD node table occupancy: \d+`).ReplaceAllString(s, "peak BDD node table occupancy: N")
 	s = regexp.MustCompile(`"kernel": "\w+"`).ReplaceAllString(s, `"kernel": "K"`)
 	return s
 }

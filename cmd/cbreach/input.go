@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/frontend/cuba"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// input is the program to analyse.
+type input struct {
+	file    string
+	net     *pds.Network
+	cuba    bool
+	targets []cbr.Target
+}
+
+// load compiles the input, under ctx and the memory limit: a .pds
+// program, or a CUBA system with its initial configuration and target.
+// Errors in the input are returned as they print; a limit reached while
+// compiling is returned as the limit's error.
+func load(ctx context.Context, file string, c *config) (*input, error) {
+	in := &input{file: file, cuba: c.cuba}
+	src, err := readFile(file, c.stdin)
+	if err != nil {
+		return in, err
+	}
+	if !c.cuba {
+		net, err := frontend.CompileWith(file, src, frontend.Options{MaxThreads: c.maxThreads, Context: ctx,
+			Limits: limitsOf(c)})
+		if err != nil {
+			return in, err
+		}
+		in.net = net
+		return in, nil
+	}
+	base := strings.TrimSuffix(file, filepath.Ext(file))
+	initFile := c.init
+	if initFile == "" {
+		if file == "-" {
+			return in, errors.New("cbreach: a CUBA system read from standard input needs --init FILE")
+		}
+		initFile = base + ".init"
+		if _, err := os.Stat(initFile); err != nil {
+			return in, fmt.Errorf("cbreach: %s: the initial configuration %s is missing; give it with --init FILE", file, initFile)
+		}
+	}
+	initSrc, err := readFile(initFile, nil)
+	if err != nil {
+		return in, err
+	}
+	inst, err := cuba.Read(file, src, initFile, initSrc, pds.Options{MaxThreads: c.maxThreads})
+	if err != nil {
+		return in, err
+	}
+	in.net = inst.Net
+	spec := c.target
+	if spec == "" && file != "-" {
+		if _, err := os.Stat(base + ".spec"); err == nil {
+			spec = base + ".spec"
+		}
+	}
+	if spec == "" {
+		return in, nil
+	}
+	var tg *cuba.Target
+	if strings.Contains(spec, "|") {
+		tg, err = cuba.ParseTargetString(spec, inst)
+	} else {
+		var specSrc []byte
+		if specSrc, err = readFile(spec, nil); err != nil {
+			return in, err
+		}
+		tg, err = cuba.ParseTarget(spec, specSrc, inst)
+	}
+	if err != nil {
+		return in, err
+	}
+	in.targets = []cbr.Target{inst.EngineTarget(tg)}
+	return in, nil
+}
+
+// readFile reads file, or stdin for "-".
+func readFile(file string, stdin io.Reader) ([]byte, error) {
+	if file == "-" && stdin != nil {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("cbreach: cannot read standard input: %v", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cbreach: cannot read %s: %v", file, err)
+	}
+	return b, nil
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
+)
+
+// limitsOf is the part of the limits that holds while compiling.
+func limitsOf(c *config) bdd.Limits { return bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory} }
+
+// plural writes "1 context", "2 contexts".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// limitWords says a limit in words.
+func limitWords(err error) string {
+	switch {
+	case errors.Is(err, cbr.ErrNodeLimit):
+		return "BDD node limit reached"
+	case errors.Is(err, cbr.ErrMemoryLimit):
+		return "memory limit reached"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "time limit reached"
+	}
+	return "cancelled"
+}
+
+// noTarget reports whether the run checked nothing: a CUBA system without
+// a target has no error labels either.
+func noTarget(in *input) bool { return in.cuba && len(in.targets) == 0 }
+
+func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, counts []int) {
+	if c.json {
+		writeJSON(w, in, c, s, r, counts)
+		return
+	}
+	var b strings.Builder
+	switch {
+	case r.Verdict == cbr.Violation:
+		for i, v := range r.Violations {
+			if i > 0 && !c.all {
+				break
+			}
+			fmt.Fprintf(&b, "VIOLATION %s\n", describe(v))
+		}
+	case r.Verdict == cbr.Unknown:
+		fmt.Fprintf(&b, "UNKNOWN: %s; no violation found before that (bound %s)\n", r.Reason, plural(r.Bound, "context"))
+	case noTarget(in):
+		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable visible states follow\n", in.file)
+	case in.cuba:
+		fmt.Fprintf(&b, "SAFE within %s: the target is not reachable with at most %s\n", plural(r.Bound, "context"), plural(r.Bound, "context"))
+	default:
+		fmt.Fprintf(&b, "SAFE within %s: no violation is reachable with at most %s\n", plural(r.Bound, "context"), plural(r.Bound, "context"))
+	}
+	for j, n := range counts {
+		fmt.Fprintf(&b, "visible states within %s: %d\n", plural(j, "context"), n)
+	}
+	if !c.quiet {
+		st := r.Stats
+		fmt.Fprintf(&b, "%s splitting: %d view tuples, %d post* calls, %.3fs\n", s, st.ViewTuples, st.PostStarCalls, st.Time.Seconds())
+		if c.stats {
+			fmt.Fprintf(&b, "view tuples by contexts: %v\ncovered tuples dropped: %d, restricted: %d\npost* steps: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
+				st.TuplesPerLevel[:r.Bound], st.Dropped, st.Shrunk, st.PostStarSteps, st.PeakNodes)
+		}
+	}
+	io.WriteString(w, b.String())
+}
+
+func describe(v cbr.Found) string {
+	if v.Target != nil {
+		return fmt.Sprintf("target %s (%s) first reached with %s", v.Message, v.Pos, plural(v.Contexts, "context"))
+	}
+	what, msg := "assertion failed", v.Message
+	if v.Kind == pds.Bounds {
+		what = "index out of range"
+		msg = strings.TrimPrefix(msg, what+": ")
+	}
+	if msg != "" {
+		msg = ": " + msg
+	}
+	return fmt.Sprintf("%s at %s in thread %d (procedure %s)%s, first reached with %s", what, v.Pos, v.Thread, v.Proc, msg, plural(v.Contexts, "context"))
+}
+
+type jsonViolation struct {
+	Kind     string `json:"kind"`
+	Pos      string `json:"pos"`
+	Thread   int    `json:"thread"`
+	Proc     string `json:"proc"`
+	Contexts int    `json:"contexts"`
+	Message  string `json:"message,omitempty"`
+}
+
+type jsonStats struct {
+	TimeSeconds    float64 `json:"timeSeconds"`
+	PostStarCalls  int     `json:"postStarCalls"`
+	PostStarSteps  int     `json:"postStarSteps"`
+	TuplesPerLevel []int   `json:"tuplesPerLevel"`
+	Dropped        int     `json:"dropped"`
+	Restricted     int     `json:"restricted"`
+	PeakNodes      *int    `json:"peakNodes,omitempty"` // with --stats: varies from run to run
+	Kernel         string  `json:"kernel"`
+}
+
+type jsonResult struct {
+	Version       string          `json:"version"`
+	Verdict       string          `json:"verdict"`
+	Reason        string          `json:"reason,omitempty"`
+	Bound         int             `json:"bound"`
+	Split         string          `json:"split"`
+	Prune         string          `json:"prune"`
+	Contexts      *int            `json:"contexts"`
+	ViewTuples    int             `json:"viewTuples"`
+	Violations    []jsonViolation `json:"violations"`
+	VisibleStates []int           `json:"visibleStates,omitempty"`
+	Stats         jsonStats       `json:"stats"`
+}
+
+func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, counts []int) {
+	verdict := r.Verdict.String()
+	if r.Verdict == cbr.Safe && noTarget(in) {
+		verdict = "no-target"
+	}
+	prune := c.prune
+	if c.noDedup {
+		prune = "none"
+	}
+	out := jsonResult{Version: version, Verdict: verdict, Reason: r.Reason, Bound: r.Bound, Split: s.String(), Prune: prune,
+		ViewTuples: r.Stats.ViewTuples, Violations: []jsonViolation{}, VisibleStates: counts,
+		Stats: jsonStats{TimeSeconds: r.Stats.Time.Seconds(), PostStarCalls: r.Stats.PostStarCalls, PostStarSteps: r.Stats.PostStarSteps,
+			TuplesPerLevel: r.Stats.TuplesPerLevel[:r.Bound], Dropped: r.Stats.Dropped, Restricted: r.Stats.Shrunk, Kernel: bdd.Kernel}}
+	if c.stats {
+		out.Stats.PeakNodes = &r.Stats.PeakNodes
+	}
+	if n := r.Contexts(); n >= 0 {
+		out.Contexts = &n
+	}
+	for _, v := range r.Violations {
+		kind := v.Kind.String()
+		if v.Target != nil {
+			kind = "target"
+		}
+		out.Violations = append(out.Violations, jsonViolation{Kind: kind, Pos: v.Pos.String(), Thread: v.Thread, Proc: v.Proc, Contexts: v.Contexts, Message: v.Message})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
+}
