@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -267,6 +268,9 @@ func (m *Manager) wrap(n rudd.Node) Node {
 	if m.err != nil {
 		return m.fls
 	}
+	// Own the result before sampling: an exact count collects the table,
+	// and would free a result that no handle holds yet.
+	r := m.own(n)
 	m.ops++
 	if m.ops&1023 == 0 {
 		m.sample()
@@ -274,7 +278,7 @@ func (m *Manager) wrap(n rudd.Node) Node {
 	if m.err != nil {
 		return m.fls
 	}
-	return m.own(n)
+	return r
 }
 
 // sample records the peak table occupancy and enforces the limits; it
@@ -439,12 +443,13 @@ func (m *Manager) Union(sets ...VarSet) VarSet {
 	return VarSet{c.n}
 }
 
+// set returns the cube of the variables idx, built by the kernel in one
+// operation from the bottom of the order up.
 func (m *Manager) set(idx []int) VarSet {
-	c := m.tru
-	for _, i := range idx {
-		c = m.And(c, m.vars[i])
-	}
-	return VarSet{c.n}
+	idx = slices.Clone(idx)
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	return VarSet{m.call(func() rudd.Node { return m.b.Cube(idx) }).n}
 }
 
 // Exists returns a with the variables of s quantified existentially.

@@ -89,3 +89,33 @@ func TestRunMemoryLimit(t *testing.T) {
 	require.ErrorIs(t, err, ErrMemoryLimit)
 	require.LessOrEqual(t, int64(m.b.Allocated())*bytesPerNode, int64(32<<20))
 }
+
+// TestExactCountKeepsResults: the exact count every 1024 operations
+// collects the table; the result of the operation that triggers it must
+// survive (it once did not: it was collected before it got a handle).
+func TestExactCountKeepsResults(t *testing.T) {
+	l := NewLayout()
+	x := l.Uint("x", 8, 2)
+	m, err := New(l, Config{NodeTable: 1 << 10})
+	require.NoError(t, err)
+	X, Y := m.Vec(Ref{x, 0}), m.Vec(Ref{x, 1})
+	var kept []Node
+	var want []uint64
+	err = m.Run(context.Background(), Limits{MaxNodes: 3000}, func() error {
+		for i := range 3000 {
+			c := uint64(i % 256)
+			// Garbage, so that the table holds dead nodes over the limit.
+			m.Lt(m.Add(X, m.ConstVec(c, 8)), Y)
+			kept = append(kept, m.Eq(X, m.ConstVec(c, 8)))
+			want = append(want, c)
+		}
+		return m.Err()
+	})
+	require.NoError(t, err)
+	for i, n := range kept {
+		var got []uint64
+		m.Enumerate(n, []Vec{X}, func(v []uint64) bool { got = append(got, v[0]); return true })
+		require.Equal(t, []uint64{want[i]}, got, "result %d", i)
+	}
+	require.NoError(t, m.Err())
+}

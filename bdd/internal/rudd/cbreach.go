@@ -54,3 +54,17 @@ func (b *BDD) NodeAt(id int) (level, low, high int) {
 	n := &b.nodes[id]
 	return int(n.level & 0x1FFFFF), n.low, n.high
 }
+
+// Cube returns the conjunction of the variables at the given levels,
+// which must be sorted in increasing order without repetitions. It builds
+// the cube from the bottom up, one node per variable.
+func (b *BDD) Cube(levels []int) Node {
+	b.initref()
+	res := 1
+	for k := len(levels) - 1; k >= 0; k-- {
+		b.pushref(res)
+		res = b.makenode(int32(levels[k]), 0, res)
+		b.popref(1)
+	}
+	return b.retnode(res)
+}
