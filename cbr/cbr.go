@@ -172,6 +172,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	case err != nil && engine.IsLimit(err):
 		r.Limit = err
 	case err != nil:
+		r.Verdict, r.Reason = Unknown, err.Error() // never Safe on an error
 		return r, err
 	case a.cutoff != nil:
 		r.Limit = fmt.Errorf("cbr: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, ErrThreadBound)

@@ -4,8 +4,8 @@
 // violations, targets, the limits a run obeys and the errors that name
 // them, the unit of the bound, and the figures of a run.
 //
-// It imports the model (package pds) and the BDD layer only for their
-// types; it imports no engine. The symbolic engine of the jMoped paper is
+// It imports the model (package pds), the BDD layer and package split
+// only for their types and errors; it imports no engine. The symbolic engine of the jMoped paper is
 // package cbr, which re-exports these types under its own name.
 package engine
 
@@ -15,6 +15,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
 )
 
 // Unit is what a bound counts.
@@ -52,7 +53,7 @@ var (
 	ErrThreadBound = errors.New("thread bound reached")
 	// ErrTupleLimit: eager splitting would have enumerated more global
 	// values from one post* result than Limits.MaxTuples.
-	ErrTupleLimit = errors.New("view tuple limit reached")
+	ErrTupleLimit = split.ErrTupleLimit
 )
 
 // IsLimit reports whether err is one of the limits above or a context's

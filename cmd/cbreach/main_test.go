@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -81,3 +82,44 @@ func TestNormalizeArgs(t *testing.T) {
 }
 
 var normalize_ = func(a []string) []string { return normalizeArgs(a) }
+
+// TestLimits: programs that used to run on for minutes at gigabytes under
+// --timeout or --max-nodes answer UNKNOWN (exit 3) with the limit named.
+// The wall-clock margin is generous: the point is "not minutes", not a
+// timing.
+func TestLimits(t *testing.T) {
+	dir := filepath.Join("testdata", "limits")
+	cases := []struct {
+		file   string
+		args   []string
+		reason string
+	}{
+		{"mul32.pds", []string{"--timeout", "1s"}, "time limit reached"},
+		{"mul32.pds", []string{"--max-nodes", "100000"}, "BDD node limit reached"},
+		{"globals2000.pds", []string{"--timeout", "1s"}, "time limit reached"},
+		{"globals2000.pds", []string{"--max-nodes", "100000"}, "BDD node limit reached"},
+		{"sub32.pds", []string{"--split", "eager", "--timeout", "1s"}, "eager splitting of the initial configurations would create 4294967296 view tuples"},
+		{"sub32.pds", []string{"--split", "eager", "--max-nodes", "100000"}, "eager splitting of the initial configurations would create 4294967296 view tuples"},
+		{"threads1000.pds", []string{"--timeout", "1s"}, "time limit reached"},
+		{"threads1000.pds", []string{"--max-memory", "100MiB"}, "memory limit reached"},
+		{"square2000.pds", []string{"--timeout", "1s"}, "time limit reached"},
+		{"square2000.pds", []string{"--max-nodes", "100000"}, "BDD node limit reached"},
+	}
+	for _, tc := range cases {
+		name := tc.file + " " + strings.Join(tc.args, " ")
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() && strings.HasPrefix(tc.file, "threads") {
+				t.Skip("-short: the thread program runs until its limit")
+			}
+			var out, errb bytes.Buffer
+			start := time.Now()
+			code := run(context.Background(), append(tc.args, filepath.Join(dir, tc.file)), &out, &errb, false)
+			require.Less(t, time.Since(start), 60*time.Second, "the limit must stop the run")
+			require.Equal(t, exitUnknown, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+			require.Contains(t, out.String(), "UNKNOWN: "+tc.reason)
+		})
+	}
+	// Lazy splitting needs no enumeration: the same program is safe.
+	var out, errb bytes.Buffer
+	require.Equal(t, exitSafe, run(context.Background(), []string{filepath.Join(dir, "sub32.pds")}, &out, &errb, false), errb.String())
+}
