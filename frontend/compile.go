@@ -142,6 +142,8 @@ func pdsType(t types.Type) pds.Type {
 	return pds.BoolType()
 }
 
+// pos expands the compact position of n (token.Pos) into the position the
+// network records (pds.Pos, the same type as token.Position).
 func (c *compiler) pos(n ast.Node) pds.Pos { return c.u.file.Position(n.Pos()) }
 
 // srcText returns the source text of a node with runs of white space
