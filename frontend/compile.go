@@ -231,22 +231,8 @@ func (c *compiler) declare() {
 // receive relation may have to tell apart.
 func maxReceiveSites(body *ast.BlockStmt) int {
 	k := 0
-	var walk func(s ast.Stmt)
-	walk = func(s ast.Stmt) {
-		switch s := s.(type) {
-		case *ast.BlockStmt:
-			for _, x := range s.List {
-				walk(x)
-			}
-		case *ast.LabeledStmt:
-			walk(s.Stmt)
-		case *ast.IfStmt:
-			walk(s.Then)
-			if s.Else != nil {
-				walk(s.Else)
-			}
-		case *ast.WhileStmt:
-			walk(s.Body)
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
 		case *ast.AssignStmt:
 			if len(s.Lhs) == 1 && len(s.Rhs) == 1 {
 				if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
@@ -255,9 +241,12 @@ func maxReceiveSites(body *ast.BlockStmt) int {
 					}
 				}
 			}
+			return false
+		case ast.Stmt:
+			return true
 		}
-	}
-	walk(body)
+		return false // expressions and declarations hold no statements
+	})
 	return k
 }
 
