@@ -42,10 +42,14 @@ type sanity struct {
 	errs    ErrorList
 	blockOf map[bdd.Var]byte // 'G' global, 'L' local block, 'R' return register
 	inNet   map[*Label]bool  // the labels of n.Labels
+	// inProc counts, per procedure met, the occurrences of each label in
+	// its Labels; it is filled once per procedure, so that checking every
+	// label takes linear time.
+	inProc map[*Proc]map[*Label]int
 }
 
 func newSanity(n *Network) *sanity {
-	s := &sanity{n: n, blockOf: map[bdd.Var]byte{}, inNet: map[*Label]bool{}}
+	s := &sanity{n: n, blockOf: map[bdd.Var]byte{}, inNet: map[*Label]bool{}, inProc: map[*Proc]map[*Label]int{}}
 	for _, g := range n.Globals {
 		s.blockOf[g.Var] = 'G'
 	}
@@ -103,13 +107,15 @@ func (s *sanity) checkLabel(i int, l *Label) {
 		s.errorf(l.Pos, "label %s belongs to no procedure", l.Name)
 		return
 	}
-	count := 0
-	for _, x := range l.Proc.Labels {
-		if x == l {
-			count++
+	count, ok := s.inProc[l.Proc]
+	if !ok {
+		count = map[*Label]int{}
+		for _, x := range l.Proc.Labels {
+			count[x]++
 		}
+		s.inProc[l.Proc] = count
 	}
-	if count != 1 {
+	if count := count[l]; count != 1 {
 		s.errorf(l.Pos, "label %s appears %d times in procedure %s", l.Name, count, l.Proc.Name)
 	}
 }
