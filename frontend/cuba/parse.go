@@ -1,6 +1,7 @@
 package cuba
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -73,9 +74,11 @@ type line struct {
 }
 
 // lines splits src into its non-blank lines. A line ends at "\n"; "\r" is
-// white space (so CRLF files read like LF files); "#" starts a comment.
+// white space (so CRLF files read like LF files); "#" starts a comment. A
+// UTF-8 byte-order mark at the very start of src is skipped.
 func lines(name string, src []byte) []line {
 	var ls []line
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	for i, s := range strings.Split(string(src), "\n") {
 		s, _, _ = strings.Cut(s, "#")
 		f := strings.Fields(s)
