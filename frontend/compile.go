@@ -160,6 +160,8 @@ func pdsType(t types.Type) pds.Type {
 	return pds.BoolType()
 }
 
+// pos expands the compact position of n (token.Pos) into the position the
+// network records (pds.Pos, the same type as token.Position).
 func (c *compiler) pos(n ast.Node) pds.Pos { return c.u.file.Position(n.Pos()) }
 
 // srcText returns the source text of a node with runs of white space
@@ -247,22 +249,8 @@ func (c *compiler) declare() {
 // receive relation may have to tell apart.
 func maxReceiveSites(body *ast.BlockStmt) int {
 	k := 0
-	var walk func(s ast.Stmt)
-	walk = func(s ast.Stmt) {
-		switch s := s.(type) {
-		case *ast.BlockStmt:
-			for _, x := range s.List {
-				walk(x)
-			}
-		case *ast.LabeledStmt:
-			walk(s.Stmt)
-		case *ast.IfStmt:
-			walk(s.Then)
-			if s.Else != nil {
-				walk(s.Else)
-			}
-		case *ast.WhileStmt:
-			walk(s.Body)
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
 		case *ast.AssignStmt:
 			if len(s.Lhs) == 1 && len(s.Rhs) == 1 {
 				if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
@@ -271,9 +259,12 @@ func maxReceiveSites(body *ast.BlockStmt) int {
 					}
 				}
 			}
+			return false
+		case ast.Stmt:
+			return true
 		}
-	}
-	walk(body)
+		return false // expressions and declarations hold no statements
+	})
 	return k
 }
 

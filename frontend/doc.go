@@ -5,18 +5,20 @@
 //
 // On bad input the error is an [ErrorList]: positioned errors sorted by
 // position, printed one "file:line:col: message" per line, at most ten (then
-// a last "too many errors" entry) unless [Options].AllErrors asks for all.
-// Any other error is a failure of the BDD layer (a node limit set in
-// Options.BDD) or, wrapped as "internal error", a bug.
+// a last "too many errors (N more)" entry) unless [Options].AllErrors asks
+// for all. Any other error is a failure of the BDD layer (a node limit set
+// in Options.BDD) or, wrapped as "internal error", a bug.
 //
 // # Phases
 //
 // One package per phase, after Go's own front end (STYLE.md):
 //
 //	frontend/token    tokens; compact positions (Pos, a byte offset + 1) and
-//	                  the File that expands them to file:line:col
-//	frontend/scanner  tokens from bytes; the Error/ErrorList type of all phases
-//	frontend/ast      the syntax tree: data only, every node has Pos and End
+//	                  the File that expands them to a Position (file:line:col)
+//	frontend/scanner  tokens from bytes (a byte-order mark at the start of
+//	                  the file is skipped)
+//	frontend/ast      the syntax tree: data only, every node has Pos and End;
+//	                  Walk and Inspect traverse it in source order
 //	frontend/parser   recursive descent with one token of lookahead; always a
 //	                  tree (Bad nodes where input is missing), at most 10
 //	                  errors and one per line unless all are asked for,
@@ -24,9 +26,29 @@
 //	frontend/types    the checker: scopes, types, constants, control flow
 //	frontend          this package: the compiler from the checked tree to pds
 //
+// The phases up to the checker, and the interpreter of the tests, know
+// nothing of BDDs or networks: they import neither pds nor bdd.
+//
 // Parsing and checking never panic on any input (FuzzParse, FuzzCompile).
 // The compiler runs only on a file without errors; it may panic only on a
 // broken invariant of the checker's tables.
+//
+// # Positions and errors
+//
+// A tree node holds a token.Pos, one int: its byte offset in the file plus
+// one (0 is unknown). The token.File of the source keeps the offsets of
+// line starts, filled by the scanner, and expands a Pos to a
+// token.Position (file, line, column in bytes) by binary search, only when
+// an error is reported or the compiler records where a rule or label comes
+// from. token.Position is the module's one expanded position type
+// (internal/diag.Pos), the same type as pds.Pos, so the compiler hands it
+// to the network as it is.
+//
+// Every phase reports into one list type, [ErrorList] (internal/diag's,
+// also named scanner.ErrorList, cuba.ErrorList and pds.ErrorList): the
+// parser and the checker Add errors as they meet them, and [Compile] sorts
+// the list by position (duplicates removed) and truncates it to ten. An
+// embedder finds it with errors.As whichever reader failed.
 //
 // # Side tables
 //

@@ -10,16 +10,19 @@ import (
 	"github.com/cbreach/cbreach/frontend/scanner"
 	"github.com/cbreach/cbreach/frontend/token"
 	"github.com/cbreach/cbreach/frontend/types"
+	"github.com/cbreach/cbreach/internal/diag"
 	"github.com/cbreach/cbreach/pds"
 )
 
 // Error is an error in the input: a position and a message in plain words.
-// It prints as "file:line:col: message".
-type Error = scanner.Error
+// It prints as "file:line:col: message". It is the error type of all the
+// module's readers (scanner.Error, cuba.Error and pds.Error are the same
+// type), so errors.As finds it whichever reader failed.
+type Error = diag.Error
 
 // ErrorList is the error Compile returns for bad input: sorted by
 // position, one "file:line:col: message" per line when printed.
-type ErrorList = scanner.ErrorList
+type ErrorList = diag.ErrorList
 
 // Options configure CompileWith.
 type Options struct {

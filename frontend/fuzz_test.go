@@ -112,109 +112,12 @@ func varBits(v *types.Var) int {
 
 // walk calls fn for every node of the tree.
 func walk(f *ast.File, fn func(ast.Node)) {
-	var expr func(e ast.Expr)
-	var stmt func(s ast.Stmt)
-	typ := func(t ast.TypeExpr) {
-		fn(t)
-		if it, ok := t.(*ast.IntType); ok {
-			expr(it.Width)
-		}
-	}
-	expr = func(e ast.Expr) {
-		if e == nil {
-			return
-		}
-		fn(e)
-		switch e := e.(type) {
-		case *ast.ParenExpr:
-			expr(e.X)
-		case *ast.IndexExpr:
-			expr(e.X)
-			expr(e.Index)
-		case *ast.CallExpr:
-			expr(e.Fun)
-			for _, a := range e.Args {
-				expr(a)
-			}
-		case *ast.UnaryExpr:
-			expr(e.X)
-		case *ast.BinaryExpr:
-			expr(e.X)
-			expr(e.Y)
-		}
-	}
-	varDecl := func(d *ast.VarDecl) {
-		fn(d)
-		typ(d.Type)
-		for _, s := range d.Specs {
-			fn(s)
-			expr(s.Name)
-			expr(s.Size)
-			expr(s.Value)
-		}
-	}
-	stmt = func(s ast.Stmt) {
-		if s == nil {
-			return
-		}
-		fn(s)
-		switch s := s.(type) {
-		case *ast.BlockStmt:
-			for _, x := range s.List {
-				stmt(x)
-			}
-		case *ast.DeclStmt:
-			varDecl(s.Decl)
-		case *ast.LabeledStmt:
-			stmt(s.Stmt)
-		case *ast.AssignStmt:
-			for _, x := range s.Lhs {
-				expr(x)
-			}
-			for _, x := range s.Rhs {
-				expr(x)
-			}
-		case *ast.CallStmt:
-			expr(s.Call)
-		case *ast.ReturnStmt:
-			expr(s.Result)
-		case *ast.IfStmt:
-			expr(s.Cond)
-			stmt(s.Then)
-			stmt(s.Else)
-		case *ast.WhileStmt:
-			expr(s.Cond)
-			stmt(s.Body)
-		case *ast.AssertStmt:
-			expr(s.X)
-		case *ast.AtomicStmt:
-			stmt(s.Body)
-		case *ast.StartStmt:
-			expr(s.Call)
-		}
-	}
 	for _, d := range f.Decls {
-		fn(d)
-		switch d := d.(type) {
-		case *ast.ConstDecl:
-			expr(d.Value)
-		case *ast.EnumDecl:
-			for _, v := range d.Values {
-				expr(v)
+		ast.Inspect(d, func(n ast.Node) bool {
+			if n != nil {
+				fn(n)
 			}
-		case *ast.VarDecl:
-			varDecl(d)
-		case *ast.ProcDecl:
-			for _, p := range d.Params {
-				fn(p)
-				typ(p.Type)
-			}
-			if d.Result != nil {
-				typ(d.Result)
-			}
-			stmt(d.Body)
-		case *ast.StartStmt:
-			expr(d.Call)
-		}
+			return true
+		})
 	}
 }

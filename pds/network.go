@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/diag"
 )
 
 // Copies of the global variables (DESIGN.md, "BDD variable layout").
@@ -27,24 +28,10 @@ const (
 	numLocalCopies
 )
 
-// Pos is a source position. The zero Pos is unknown.
-type Pos struct {
-	File      string
-	Line, Col int
-}
-
-func (p Pos) String() string {
-	switch {
-	case p.Line == 0 && p.File == "":
-		return "-"
-	case p.Col == 0:
-		return fmt.Sprintf("%s:%d", p.File, p.Line)
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
-
-// IsValid reports whether p names a line.
-func (p Pos) IsValid() bool { return p.Line > 0 }
+// Pos is a source position (file, line, column); the zero Pos is unknown.
+// It is the position type of package internal/diag, shared with the
+// readers that report errors in their input.
+type Pos = diag.Pos
 
 // Kind is the kind of a type.
 type Kind uint8

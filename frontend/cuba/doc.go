@@ -27,7 +27,12 @@
 //     state and each thread's top symbol, "-" for an empty stack.
 //
 // Fields are separated by white space in .pds lines; white space around
-// the fields of .init and .spec lines is ignored.
+// the fields of .init and .spec lines is ignored. A UTF-8 byte-order mark
+// at the very start of any of the three files is skipped.
+//
+// [LooksLikeSystem] tells, from the first lines only, whether a source is
+// a CUBA .pds file rather than a program of the .pds modelling language
+// (package frontend), which shares the extension.
 //
 // # The mapping
 //
@@ -56,11 +61,13 @@
 // # Errors
 //
 // Malformed input is never a panic. Errors are collected in an [ErrorList]
-// of "file:line: message" entries in file order, at most [MaxErrors] of
-// them and then "too many errors": a rule before the first block, a
-// missing or zero shared-state count, a state out of range 0..S-1, a
-// symbol above [MaxSymbol], a non-numeric, negative or overflowing number,
-// a malformed line, a number of initial stacks or target tops different
-// from the number of blocks. [Read] returns either an Instance or errors;
-// [ParsePDS] returns the partial [System] along with its errors.
+// (the module's one error list, shared with package frontend and
+// pds.Network.Validate) of "file:line: message" entries in file order, at
+// most [MaxErrors] of them and then "too many errors": a rule before the
+// first block, a missing or zero shared-state count, a state out of range
+// 0..S-1, a symbol above [MaxSymbol], a non-numeric, negative or
+// overflowing number, a malformed line, a number of initial stacks or
+// target tops different from the number of blocks. [Read] returns either
+// an Instance or errors; [ParsePDS] returns the partial [System] along
+// with its errors.
 package cuba

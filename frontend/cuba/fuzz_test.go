@@ -10,8 +10,9 @@ import (
 )
 
 // FuzzRead checks that no input makes the reader panic, that errors are
-// positioned ErrorLists of bounded length, and that what it accepts is a
-// valid network whose targets parse.
+// positioned ErrorLists of bounded length, that what it accepts is a
+// valid network whose targets parse, and that LooksLikeSystem accepts
+// every .pds file that parses without errors.
 func FuzzRead(f *testing.F) {
 	f.Add(twoThreads, "0|0,6.5\n", "2|1,6")
 	f.Add("1\nPDA 0 0\n0 0 -> 0 -\nPDA 1 1\n", "0|0,-", "0|-,-")
@@ -27,6 +28,8 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pdsSrc, initSrc, spec string) {
 		if _, err := cuba.ParsePDS("f.pds", []byte(pdsSrc)); err != nil {
 			checkErrorList(t, err)
+		} else if !cuba.LooksLikeSystem([]byte(pdsSrc)) {
+			t.Fatalf("LooksLikeSystem: got false for a system that parses")
 		}
 		in, err := cuba.Read("f.pds", []byte(pdsSrc), "f.init", []byte(initSrc), testOpts)
 		if err != nil {

@@ -1,6 +1,7 @@
 package cuba
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -60,9 +61,9 @@ func (r *Rule) String() string {
 // ParsePDS parses a .pds file. On errors it returns the partial System
 // (rules with errors left out) together with an ErrorList.
 func ParsePDS(name string, src []byte) (*System, error) {
-	var errs ErrorList
+	var errs errorList
 	sys := parsePDS(name, src, &errs)
-	return sys, errs.Err()
+	return sys, errs.list.Err()
 }
 
 // line is one line of an input file, comment removed, split into fields.
@@ -73,9 +74,11 @@ type line struct {
 }
 
 // lines splits src into its non-blank lines. A line ends at "\n"; "\r" is
-// white space (so CRLF files read like LF files); "#" starts a comment.
+// white space (so CRLF files read like LF files); "#" starts a comment. A
+// UTF-8 byte-order mark at the very start of src is skipped.
 func lines(name string, src []byte) []line {
 	var ls []line
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	for i, s := range strings.Split(string(src), "\n") {
 		s, _, _ = strings.Cut(s, "#")
 		f := strings.Fields(s)
@@ -88,7 +91,7 @@ func lines(name string, src []byte) []line {
 }
 
 // number parses a non-negative decimal integer; what names it in errors.
-func number(tok, what string, pos pds.Pos, errs *ErrorList) (uint64, bool) {
+func number(tok, what string, pos pds.Pos, errs *errorList) (uint64, bool) {
 	digits := tok
 	neg := strings.HasPrefix(tok, "-") && len(tok) > 1
 	if neg {
@@ -112,7 +115,7 @@ func number(tok, what string, pos pds.Pos, errs *ErrorList) (uint64, bool) {
 
 // state parses a shared state and checks it against the count S (not
 // checked when S is unknown, 0).
-func state(tok, what string, states int, pos pds.Pos, errs *ErrorList) (int, bool) {
+func state(tok, what string, states int, pos pds.Pos, errs *errorList) (int, bool) {
 	v, ok := number(tok, what, pos, errs)
 	if !ok {
 		return 0, false
@@ -129,7 +132,7 @@ func state(tok, what string, states int, pos pds.Pos, errs *ErrorList) (int, boo
 }
 
 // symbol parses a stack symbol.
-func symbol(tok, what string, pos pds.Pos, errs *ErrorList) (int, bool) {
+func symbol(tok, what string, pos pds.Pos, errs *errorList) (int, bool) {
 	v, ok := number(tok, what, pos, errs)
 	if !ok {
 		return 0, false
@@ -143,7 +146,7 @@ func symbol(tok, what string, pos pds.Pos, errs *ErrorList) (int, bool) {
 
 const ruleForms = `want "s a -> s' b c", "s a -> s' b" or "s a -> s' -"`
 
-func parsePDS(name string, src []byte, errs *ErrorList) *System {
+func parsePDS(name string, src []byte, errs *errorList) *System {
 	sys := &System{Name: name}
 	haveCount := false
 	for _, ln := range lines(name, src) {
@@ -198,7 +201,7 @@ func parsePDS(name string, src []byte, errs *ErrorList) *System {
 
 // parseRule parses `s a -> s' b c`, `s a -> s' b` or `s a -> s' -`; it
 // returns nil after reporting errors.
-func parseRule(ln line, states int, errs *ErrorList) *Rule {
+func parseRule(ln line, states int, errs *errorList) *Rule {
 	f := ln.fields
 	if strings.Trim(f[0], "-0123456789") != "" {
 		errs.Add(ln.pos, fmt.Sprintf("unexpected %q: want a rule \"s a -> s' ...\" or a block header \"PDA l1 l2\"", f[0]))
@@ -257,7 +260,7 @@ type config struct {
 // .spec file (tops true: each thread gives only its top symbol, or "-").
 // States is the shared-state count (0: unknown). It returns nil after
 // reporting errors.
-func parseConfig(name string, src []byte, states int, tops bool, errs *ErrorList) *config {
+func parseConfig(name string, src []byte, states int, tops bool, errs *errorList) *config {
 	form := `"q|w0,w1,..." (shared state | stacks, bottom first, symbols separated by ".")`
 	what := "initial"
 	if tops {

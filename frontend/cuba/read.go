@@ -45,24 +45,24 @@ func ReadFiles(pdsPath, initPath string, opts pds.Options) (*Instance, error) {
 // positions. Errors in the files are returned as an ErrorList of at most
 // MaxErrors entries and no Instance; the network is validated.
 func Read(pdsName string, pdsSrc []byte, initName string, initSrc []byte, opts pds.Options) (*Instance, error) {
-	var errs ErrorList
+	var errs errorList
 	sys := parsePDS(pdsName, pdsSrc, &errs)
 	init := parseConfig(initName, initSrc, sys.States, false, &errs)
 	if init != nil && len(sys.Blocks) > 0 && len(init.Stacks) != len(sys.Blocks) {
 		errs.Add(init.Pos, fmt.Sprintf("%d initial stacks, but %s has %d threads (PDA blocks)", len(init.Stacks), pdsName, len(sys.Blocks)))
 	}
-	if len(errs) == 0 {
+	if errs.empty() {
 		checkTableSize(sys, init, &errs)
 	}
-	if len(errs) > 0 {
-		return nil, errs
+	if !errs.empty() {
+		return nil, errs.list
 	}
 	return build(sys, init, opts)
 }
 
 // checkTableSize reports symbols so large that the dense symbol tables
 // would exceed MaxSymbolTable entries.
-func checkTableSize(sys *System, init *config, errs *ErrorList) {
+func checkTableSize(sys *System, init *config, errs *errorList) {
 	total := 0
 	for i, blk := range sys.Blocks {
 		top := -1

@@ -49,10 +49,10 @@ func (t *Target) String() string {
 // state of inst and one top symbol (or "-") per thread. Errors are
 // returned as an ErrorList.
 func ParseTarget(name string, src []byte, inst *Instance) (*Target, error) {
-	var errs ErrorList
+	var errs errorList
 	t := parseTarget(name, src, inst, &errs)
-	if len(errs) > 0 {
-		return nil, errs
+	if !errs.empty() {
+		return nil, errs.list
 	}
 	return t, nil
 }
@@ -60,19 +60,19 @@ func ParseTarget(name string, src []byte, inst *Instance) (*Target, error) {
 // ParseTargetString parses a target given inline, e.g. "0|1,2,-" on the
 // command line; errors read "target: message".
 func ParseTargetString(s string, inst *Instance) (*Target, error) {
-	var errs ErrorList
+	var errs errorList
 	t := parseTarget("target", []byte(s), inst, &errs)
-	if len(errs) > 0 {
-		for _, e := range errs {
+	if !errs.empty() {
+		for _, e := range errs.list {
 			e.Pos.Line = 0
 		}
-		return nil, errs
+		return nil, errs.list
 	}
 	t.Pos = pds.Pos{}
 	return t, nil
 }
 
-func parseTarget(name string, src []byte, inst *Instance, errs *ErrorList) *Target {
+func parseTarget(name string, src []byte, inst *Instance, errs *errorList) *Target {
 	c := parseConfig(name, src, inst.States, true, errs)
 	if c == nil {
 		return nil

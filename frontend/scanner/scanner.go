@@ -1,9 +1,10 @@
 // Package scanner turns .pds source text into tokens (after go/scanner).
-// It also defines the positioned error list every phase of the front end
-// reports into.
+// It also names the positioned error list every phase of the front end
+// reports into (Error and ErrorList, aliases of package internal/diag's).
 package scanner
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/cbreach/cbreach/frontend/token"
@@ -28,13 +29,21 @@ type Scanner struct {
 
 const eof = -1
 
+// bom is the UTF-8 encoding of the byte-order mark U+FEFF.
+const bom = "\xEF\xBB\xBF"
+
 // Init prepares s to scan src, which must have file.Size() bytes. Errors
-// go to err (which may be nil).
+// go to err (which may be nil). A byte-order mark at the very start of src
+// is skipped (positions still count its bytes, as go/scanner's do); one
+// anywhere else is an invalid character.
 func (s *Scanner) Init(file *token.File, src []byte, err ErrorHandler) {
 	if file.Size() != len(src) {
 		panic(fmt.Sprintf("scanner: file size %d does not match source length %d", file.Size(), len(src)))
 	}
 	*s = Scanner{file: file, src: src, err: err}
+	if bytes.HasPrefix(src, []byte(bom)) {
+		s.rdOffset = len(bom)
+	}
 	s.next()
 }
 

@@ -57,3 +57,37 @@ func TestScanErrors(t *testing.T) {
 		}
 	}
 }
+
+// A byte-order mark is skipped at the very start of the file only.
+func TestScanByteOrderMark(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // tokens with positions, then errors
+	}{
+		{"\uFEFFskip;", "1:4:skipskip 1:8:;"},
+		{"\uFEFF", ""},
+		{"\uFEFF\nskip", "2:1:skipskip"},
+		{"skip \uFEFF;", "1:1:skipskip 1:6:ILLEGAL\uFEFF 1:9:; error 1:6: invalid character (only ASCII is allowed outside comments)"},
+		{"\uFEFF\uFEFF", "1:4:ILLEGAL\uFEFF error 1:4: invalid character (only ASCII is allowed outside comments)"},
+	} {
+		file := token.NewFile("b.pds", len(tc.src))
+		var s Scanner
+		var errs []string
+		s.Init(file, []byte(tc.src), func(pos token.Pos, msg string) {
+			p := file.Position(pos)
+			errs = append(errs, fmt.Sprintf("error %d:%d: %s", p.Line, p.Col, msg))
+		})
+		var got []string
+		for {
+			pos, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			p := file.Position(pos)
+			got = append(got, fmt.Sprintf("%d:%d:%s%s", p.Line, p.Col, tok, lit))
+		}
+		if g := strings.Join(append(got, errs...), " "); g != tc.want {
+			t.Errorf("%q: got %q want %q", tc.src, g, tc.want)
+		}
+	}
+}

@@ -1,12 +1,15 @@
 // Package token defines the lexical tokens of the .pds language and compact
-// source positions (after go/token).
+// source positions (after go/token): a Pos is a byte offset into a File,
+// expanded to a Position (file:line:col) only when an error is reported or
+// the compiler records where a rule comes from. The package knows nothing
+// of BDDs or networks; it imports only internal/diag.
 package token
 
 import (
 	"sort"
 	"strconv"
 
-	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/internal/diag"
 )
 
 // Token is a lexical token.
@@ -222,13 +225,19 @@ func (f *File) Pos(offset int) Pos {
 // Offset returns the byte offset of p.
 func (f *File) Offset(p Pos) int { return int(p) - 1 }
 
+// Position is an expanded source position: file, line and column. It is
+// the position errors carry (package internal/diag), and the same type as
+// pds.Pos, so the compiler hands it to the network unchanged.
+type Position = diag.Pos
+
 // Position expands p to file, line and column (both counted from 1, the
-// column in bytes). The unknown Pos gives the zero pds.Pos.
-func (f *File) Position(p Pos) pds.Pos {
+// column in bytes), in O(log lines). The unknown Pos gives the zero
+// Position.
+func (f *File) Position(p Pos) Position {
 	if !p.IsValid() {
-		return pds.Pos{}
+		return Position{}
 	}
 	off := min(int(p)-1, f.size)
 	i := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
-	return pds.Pos{File: f.name, Line: i + 1, Col: off - f.lines[i] + 1}
+	return Position{File: f.name, Line: i + 1, Col: off - f.lines[i] + 1}
 }

@@ -331,13 +331,8 @@ func (c *checker) signature(p *Proc, d *ast.ProcDecl) {
 
 // collectLabels records the labels of a procedure body.
 func (c *checker) collectLabels(p *Proc, body *ast.BlockStmt) {
-	var walk func(s ast.Stmt)
-	walk = func(s ast.Stmt) {
-		switch s := s.(type) {
-		case *ast.BlockStmt:
-			for _, x := range s.List {
-				walk(x)
-			}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
 		case *ast.LabeledStmt:
 			l := &Label{object: object{name: s.Label.Name, pos: s.Label.Pos()}, Stmt: s, Proc: p}
 			if prev := p.Labels[s.Label.Name]; prev != nil {
@@ -349,17 +344,12 @@ func (c *checker) collectLabels(p *Proc, body *ast.BlockStmt) {
 					c.procLabel[s.Label.Name] = l
 				}
 			}
-			walk(s.Stmt)
-		case *ast.IfStmt:
-			walk(s.Then)
-			if s.Else != nil {
-				walk(s.Else)
-			}
-		case *ast.WhileStmt:
-			walk(s.Body)
-		case *ast.AtomicStmt:
-			walk(s.Body)
+			return true
+		case *ast.DeclStmt:
+			return false
+		case ast.Stmt:
+			return true
 		}
-	}
-	walk(body)
+		return false // expressions hold no statements
+	})
 }

@@ -106,27 +106,32 @@ func cellsOf(v *types.Var) int {
 	return 1
 }
 
+// parents records the parent of s and of every statement under it outside
+// atomic blocks (whose bodies run as one step), and the declaration
+// statement of every declarator.
 func (p *Program) parents(s ast.Stmt, parent ast.Node) {
-	p.parent[s] = parent
-	switch s := s.(type) {
-	case *ast.BlockStmt:
-		for _, x := range s.List {
-			p.parents(x, s)
+	stack := []ast.Node{parent}
+	ast.Inspect(s, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
 		}
-	case *ast.LabeledStmt:
-		p.parents(s.Stmt, s)
-	case *ast.IfStmt:
-		p.parents(s.Then, s)
-		if s.Else != nil {
-			p.parents(s.Else, s)
+		s, ok := n.(ast.Stmt)
+		if !ok {
+			return false // expressions hold no statements
 		}
-	case *ast.WhileStmt:
-		p.parents(s.Body, s)
-	case *ast.DeclStmt:
-		for _, spec := range s.Decl.Specs {
-			p.decl[spec] = s
+		p.parent[s] = stack[len(stack)-1]
+		switch s := s.(type) {
+		case *ast.BlockStmt, *ast.LabeledStmt, *ast.IfStmt, *ast.WhileStmt:
+			stack = append(stack, s)
+			return true
+		case *ast.DeclStmt:
+			for _, spec := range s.Decl.Specs {
+				p.decl[spec] = s
+			}
 		}
-	}
+		return false
+	})
 }
 
 // entryPoint returns the point where s starts.

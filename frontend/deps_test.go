@@ -1,0 +1,44 @@
+package frontend
+
+import (
+	"go/build"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The phases up to the checker, and the interpreter of the tests, must not
+// depend on BDDs or networks: no package they import, directly or not,
+// is pds, bdd or rudd.
+func TestPhasesIndependentOfBDDs(t *testing.T) {
+	const module = "github.com/cbreach/cbreach/"
+	seen := map[string]bool{}
+	var visit func(path string, from []string)
+	visit = func(path string, from []string) {
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		if strings.Contains(path, "/pds") || strings.Contains(path, "/bdd") || strings.Contains(path, "rudd") {
+			t.Errorf("%s imports %s", strings.Join(from, " -> "), path)
+			return
+		}
+		rel, ok := strings.CutPrefix(path, module)
+		if !ok {
+			return // the standard library
+		}
+		pkg, err := build.ImportDir(filepath.Join("..", filepath.FromSlash(rel)), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, imp := range pkg.Imports {
+			visit(imp, append(from, path))
+		}
+	}
+	for _, p := range []string{"token", "scanner", "ast", "parser", "types", "internal/interp"} {
+		visit(module+"frontend/"+p, nil)
+	}
+	if !seen[module+"internal/diag"] {
+		t.Error("the walk did not reach internal/diag")
+	}
+}
