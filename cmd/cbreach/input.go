@@ -34,6 +34,9 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 		return in, err
 	}
 	if !c.cuba {
+		if cuba.LooksLikeSystem(src) {
+			return in, fmt.Errorf("cbreach: %s looks like a CUBA concurrent pushdown system, not a .pds program: run it with --cuba", file)
+		}
 		net, err := frontend.CompileWith(file, src, frontend.Options{MaxThreads: c.maxThreads, Context: ctx,
 			Limits: limitsOf(c)})
 		if err != nil {

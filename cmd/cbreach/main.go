@@ -136,8 +136,11 @@ Ctrl-C, cut the search off; what was covered is printed).
 `)
 }
 
+// stdin is what the input file "-" reads (tests replace it).
+var stdin io.Reader = os.Stdin
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
-	c := config{stdin: os.Stdin}
+	c := config{stdin: stdin}
 	fs := pflag.NewFlagSet("cbreach", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.IntVarP(&c.contexts, "contexts", "k", cbr.DefaultContexts, "context bound: explore runs of at most `N` contexts")

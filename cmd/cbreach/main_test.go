@@ -50,10 +50,29 @@ func TestCommandLine(t *testing.T) {
 		{"unknown-flag", []string{"--frobnicate", bt}, exitUsage},
 		{"timeout", []string{"--timeout", "1ns", "-k", "5", bt}, exitUnknown},
 		{"json-timeout", []string{"--json", "--timeout", "1ns", "-k", "5", bt}, exitUnknown},
+		{"one-context", []string{"-k", "1", bt}, exitSafe},
+		{"bounds", []string{filepath.Join("testdata", "bounds.pds")}, exitViolation},
+		{"stdin", []string{"-k", "5", "-"}, exitViolation},
+		{"cuba-target", []string{"-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
+		{"cuba-target-safe", []string{"-k", "1", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitSafe},
+		{"cuba-reach-tops", []string{"-k", "3", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
+		{"cuba-no-target", []string{"--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitUsage},
+		{"cuba-no-target-tops", []string{"-k", "3", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitSafe},
+		{"cuba-no-target-json", []string{"-k", "3", "--json", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitSafe},
+		{"cuba-missing-init", []string{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, exitUsage},
+		{"cuba-without-flag", []string{filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
+		{"eager-too-many", []string{"--split", "eager", filepath.Join("testdata", "limits", "sub32.pds")}, exitUnknown},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
+			if tc.name == "stdin" {
+				f, err := os.Open(bt)
+				require.NoError(t, err)
+				defer f.Close()
+				stdin = f
+				defer func() { stdin = os.Stdin }()
+			}
 			code := run(context.Background(), tc.args, &out, &errb, false)
 			got := normalize("$ cbreach " + strings.Join(tc.args, " ") + "\n" + out.String() + "--- stderr\n" + errb.String())
 			golden := filepath.Join("testdata", tc.name+".golden")
