@@ -59,10 +59,10 @@ type Splitter struct {
 	// global values, so an unconstrained 32-bit global is 2^32 tuples:
 	// the split is refused up front with ErrTupleLimit instead.
 	MaxTuples int
-	sp       *symauto.Space
-	lt       bdd.Node // Gs < Gt under the lexicographic order (Algorithm 2's L)
-	neq      bdd.Node // Gs != Gt
-	gvecs    []bdd.Vec
+	sp        *symauto.Space
+	lt        bdd.Node // Gs < Gt under the lexicographic order (Algorithm 2's L)
+	neq       bdd.Node // Gs != Gt
+	gvecs     []bdd.Vec
 }
 
 // New returns a splitter for the space.
