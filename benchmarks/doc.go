@@ -65,8 +65,9 @@
 //
 // --timeout (default 2m) ends a run that takes longer; it is reported as
 // "timeout" with the counts reached so far (marked ">"), and checked as far
-// as it went. --only REGEXP keeps the experiments whose ID, MODEL/kK/SPLIT
-// (e.g. bluetooth-v2-a2s1/k5/lazy), matches. --out DIR (default
+// as it went. --only REGEXP keeps the experiments whose whole model name,
+// MODEL/kK or ID MODEL/kK/SPLIT (e.g. bluetooth-v2-a2s1/k5/lazy) it
+// matches: anchored, so vector-java5-b1 is not b10 (CompileOnly). --out DIR (default
 // benchmarks/results) says where the files go. The command exits with
 // status 1 when a verdict or fewest contexts differs from the expected one
 // (and lists those runs last), 3 when interrupted (the files then hold the

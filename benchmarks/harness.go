@@ -248,8 +248,31 @@ func summary(r *Run) string {
 	return s
 }
 
+// CompileOnly compiles the harness's --only pattern: a regular expression
+// in Go's syntax (package regexp) that must match a whole name, not a part
+// of one. [Experiment.Matches] tries it on the experiment's model name,
+// on MODEL/kK and on the ID MODEL/kK/SPLIT, so "vector-java5-b1" selects
+// both runs of that model and not vector-java5-b10 to b16, and
+// "vector-java5-b1.*" selects them all. The error is regexp's, for a
+// pattern that does not compile.
+func CompileOnly(pattern string) (*regexp.Regexp, error) {
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, err // checked alone: "a)|(b" must not compile once wrapped
+	}
+	return regexp.Compile(`^(?:` + pattern + `)$`)
+}
+
+// Matches tells whether re matches e's model name, MODEL/kK or ID
+// (MODEL/kK/SPLIT). With a pattern from [CompileOnly], anchored at both
+// ends, only a whole name matches.
+func (e Experiment) Matches(re *regexp.Regexp) bool {
+	mk := fmt.Sprintf("%s/k%d", e.Model, e.Contexts)
+	return re.MatchString(e.Model) || re.MatchString(mk) || re.MatchString(e.ID())
+}
+
 // Select returns the experiments of the named set (default, large or all)
-// whose ID matches only (nil: every one), in the order of Experiments.
+// that match only (nil: every one; see [Experiment.Matches] and
+// [CompileOnly]), in the order of Experiments.
 func Select(set string, only *regexp.Regexp) ([]Experiment, error) {
 	var out []Experiment
 	for _, e := range Experiments() {
@@ -266,7 +289,7 @@ func Select(set string, only *regexp.Regexp) ([]Experiment, error) {
 		default:
 			return nil, fmt.Errorf("unknown set %q: want default, large or all", set)
 		}
-		if only != nil && !only.MatchString(e.ID()) {
+		if only != nil && !e.Matches(only) {
 			continue
 		}
 		out = append(out, e)

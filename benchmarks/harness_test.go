@@ -116,12 +116,60 @@ func TestExperiments(t *testing.T) {
 	if err != nil || len(def) != sets[Default] {
 		t.Errorf("Select(default): %d experiments, %v; want %d", len(def), err, sets[Default])
 	}
-	vec, _ := Select("all", regexp.MustCompile(`^vector-java6-b(2|16)/.*/lazy$`))
+	vec, _ := Select("all", mustOnly(t, `vector-java6-b(2|16)/.*/lazy`))
 	if len(vec) != 2 {
 		t.Errorf("Select(all, vector-java6 2 and 16 lazy): got %d experiments, want 2", len(vec))
 	}
 	if _, err := Select("huge", nil); err == nil {
 		t.Errorf("Select(huge): got no error")
+	}
+}
+
+func mustOnly(t *testing.T, pattern string) *regexp.Regexp {
+	t.Helper()
+	re, err := CompileOnly(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return re
+}
+
+// TestOnly checks that --only matches whole names (the model, MODEL/kK or
+// the ID), never a part of one.
+func TestOnly(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    []string // the IDs selected from the set all
+	}{
+		{"vector-java5-b1", []string{"vector-java5-b1/k3/eager", "vector-java5-b1/k3/lazy"}},
+		{"vector-java5-b1/k3", []string{"vector-java5-b1/k3/eager", "vector-java5-b1/k3/lazy"}},
+		{"vector-java5-b1/k3/lazy", []string{"vector-java5-b1/k3/lazy"}},
+		{"vector-java5-b1[0-2]/.*/lazy", []string{"vector-java5-b10/k3/lazy", "vector-java5-b11/k3/lazy", "vector-java5-b12/k3/lazy"}},
+		{"bst-i2|bluetooth-v1-a1s1/k3/eager", []string{"bluetooth-v1-a1s1/k3/eager", "bst-i2/k4/eager", "bst-i2/k4/lazy",
+			"bst-i2/k5/eager", "bst-i2/k5/lazy", "bst-i2/k6/eager", "bst-i2/k6/lazy"}},
+		{"bluetooth-lalreps-n5/k[45]/eager", []string{"bluetooth-lalreps-n5/k4/eager", "bluetooth-lalreps-n5/k5/eager"}},
+		{"vector-java5", nil},      // a prefix of names only
+		{"java5-b1", nil},          // a middle part
+		{"vector-java5-b1/k", nil}, // a prefix of MODEL/kK
+		{"k3/lazy", nil},
+		{"bluetooth-v1-a1s1/", nil},
+	} {
+		exps, err := Select("all", mustOnly(t, c.pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range exps {
+			got = append(got, e.ID())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("--only %q: got %q, want %q", c.pattern, got, c.want)
+		}
+	}
+	for _, bad := range []string{"(", "a)|(b", "[z-a]"} {
+		if _, err := CompileOnly(bad); err == nil {
+			t.Errorf("CompileOnly(%q): got no error", bad)
+		}
 	}
 }
 
@@ -177,7 +225,7 @@ func TestExpectedText(t *testing.T) {
 // tiny is a harness run of a few small experiments.
 func tiny(t *testing.T) (*Report, string) {
 	t.Helper()
-	exps, err := Select("all", regexp.MustCompile(`^(bluetooth-v1-a1s1/k3|vector-java5-b[12]/k3|vector-java6-b1/k3/lazy)`))
+	exps, err := Select("all", mustOnly(t, `bluetooth-v1-a1s1/k3|vector-java5-b[12]/k3|vector-java6-b1/k3/lazy`))
 	if err != nil || len(exps) != 7 {
 		t.Fatalf("Select: got %d experiments, %v; want 7", len(exps), err)
 	}
