@@ -223,7 +223,7 @@ func Harness(ctx context.Context, opts Options) (*Report, error) {
 	if err := write("results.md", func(w io.Writer) error { return WriteMarkdown(w, rep) }); err != nil {
 		return rep, err
 	}
-	if err := write("results.csv", func(w io.Writer) error { return WriteCSV(w, rep.Runs) }); err != nil {
+	if err := write("results.csv", func(w io.Writer) error { return WriteCSV(w, rep.Runs, rep.Env) }); err != nil {
 		return rep, err
 	}
 	if hasVector(rep.Runs) {
@@ -234,6 +234,33 @@ func Harness(ctx context.Context, opts Options) (*Report, error) {
 		return rep, err // an earlier run's plot would not match these results
 	}
 	return rep, nil
+}
+
+// Replot redraws dir/vector.svg from dir/results.csv (ReadCSV), without
+// running anything, and returns the file written; with no complete Vector
+// run in the results it removes an earlier vector.svg and returns "".
+func Replot(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		return "", err
+	}
+	runs, env, err := ReadCSV(f)
+	f.Close()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "vector.svg")
+	if !hasVector(runs) {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", nil
+	}
+	var b strings.Builder
+	if err := WriteVectorPlot(&b, runs, env); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return path, os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 func summary(r *Run) string {

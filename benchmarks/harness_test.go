@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/split"
@@ -284,6 +285,30 @@ func TestHarness(t *testing.T) {
 			t.Errorf("results.md: no %q in\n%s", s, md)
 		}
 	}
+	// ReadCSV gives back what the plot and the tables use.
+	runs, env, err := ReadCSV(strings.NewReader(csv1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != len(rep1.Runs) || env.Kernel != rep1.Env.Kernel || env.NumCPU != rep1.Env.NumCPU || env.GOOS != rep1.Env.GOOS || env.Timeout != rep1.Env.Timeout {
+		t.Fatalf("ReadCSV: got %d runs, env %+v; want %d runs, env %+v", len(runs), env, len(rep1.Runs), rep1.Env)
+	}
+	for i, got := range runs {
+		want := rep1.Runs[i]
+		want.TuplesPerLevel = want.TuplesPerLevel[:min(len(want.TuplesPerLevel), want.Contexts)]
+		if got.ID() != want.ID() || got.Status != want.Status || got.Verdict != want.Verdict || got.Fewest != want.Fewest ||
+			got.ViewTuples != want.ViewTuples || got.PostStarCalls != want.PostStarCalls || got.PeakNodes != want.PeakNodes ||
+			got.Expected != want.Expected || got.Paper != want.Paper || !slices.Equal(got.TuplesPerLevel, want.TuplesPerLevel) ||
+			(got.Time-want.Time).Abs() > time.Millisecond {
+			t.Errorf("ReadCSV: run %d:\ngot  %+v\nwant %+v", i, got, want)
+		}
+	}
+	if path, err := Replot(dir1); err != nil || path != filepath.Join(dir1, "vector.svg") {
+		t.Errorf("Replot: got %q, %v", path, err)
+	}
+	if _, _, err := ReadCSV(strings.NewReader("id,family\nx,y\n")); err == nil || !strings.Contains(err.Error(), "column") {
+		t.Errorf("ReadCSV of a file without the columns: got %v, want an error naming a column", err)
+	}
 	svg := read(dir1, "vector.svg")
 	if !strings.Contains(svg, "<svg") || !strings.Contains(svg, "Java 5 eager") || !strings.Contains(svg, "view tuples") {
 		t.Errorf("vector.svg: not the plot:\n%.300s", svg)
@@ -329,6 +354,34 @@ func TestVectorPlotEmpty(t *testing.T) {
 		var b strings.Builder
 		if err := WriteVectorPlot(&b, runs, Env{}); err != nil || !strings.Contains(b.String(), "<svg") {
 			t.Errorf("%d runs: got error %v", len(runs), err)
+		}
+	}
+}
+
+// TestVectorPlotTimeout checks that runs cut off by the time limit are
+// drawn, with the limit, and that the paper's times are in the legend.
+func TestVectorPlotTimeout(t *testing.T) {
+	var runs []Run
+	for _, e := range Experiments() {
+		if e.Family != "vector" || e.Fixed || e.Bits > 12 {
+			continue
+		}
+		r := Run{Experiment: e, Status: StatusOK, ViewTuples: 3, Time: time.Duration(e.Bits) * time.Millisecond}
+		if e.Split == split.Eager {
+			r.ViewTuples = 1 << e.Bits
+			if e.Bits > 10 {
+				r.Status, r.Time = StatusTimeout, 121*time.Second
+			}
+		}
+		runs = append(runs, r)
+	}
+	var b strings.Builder
+	if err := WriteVectorPlot(&b, runs, Env{Timeout: 120 * time.Second, Kernel: "buddy"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"time limit 120 s", "Java 5 eager cut off by the time limit", "Java 5 lazy (paper)", "Java 5 eager (paper)", "buddy BDD kernel"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("vector.svg: no %q", s)
 		}
 	}
 }

@@ -5,6 +5,7 @@
 //	go run -tags buddy ./benchmarks/cmd/harness                 # the default set, under 10 minutes on 2 cores
 //	go run -tags buddy ./benchmarks/cmd/harness --set large     # the larger runs only
 //	go run -tags buddy ./benchmarks/cmd/harness --set all --only 'vector-java6-.*' --timeout 30m
+//	go run -tags buddy ./benchmarks/cmd/harness --plot              # redraw vector.svg from results.csv
 //
 // Exit status: 0 every run as expected (runs cut off by the timeout
 // included), 1 a verdict or fewest contexts differing from the model's
@@ -18,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"time"
 
@@ -50,6 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 120*time.Second, "give up a run after `DURATION` and report it as timeout; 0 means no limit")
 	out := fs.String("out", "benchmarks/results", "write results.md, results.csv and vector.svg into `DIR`")
 	list := fs.Bool("list", false, "list the selected experiments and exit")
+	replot := fs.Bool("plot", false, "run nothing: redraw DIR/vector.svg from the DIR/results.csv of an earlier run and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -71,6 +74,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 0 {
 		fmt.Fprintf(stderr, "harness: unexpected arguments %q\n", fs.Args())
 		return exitUsage
+	}
+	if *replot {
+		path, err := benchmarks.Replot(*out)
+		if err != nil {
+			fmt.Fprintf(stderr, "harness: --plot: %v\n", err)
+			return exitUsage
+		}
+		if path == "" {
+			fmt.Fprintf(stderr, "harness: no complete Vector run in %s: nothing to plot\n", filepath.Join(*out, "results.csv"))
+		} else {
+			fmt.Fprintf(stderr, "harness: wrote %s\n", path)
+		}
+		return exitOK
 	}
 	var re *regexp.Regexp
 	if *only != "" {
