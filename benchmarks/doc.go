@@ -43,10 +43,12 @@
 //     BDD nodes, the paper's figure and the check; for Vector also view
 //     tuples and time against bits;
 //   - results.csv: the same, one line per run (see CSVHeader), with the
-//     view tuples by contexts;
+//     view tuples by contexts, and the time limit, kernel and machine
+//     repeated on every line so that ReadCSV and Replot can redraw the
+//     plot from the file alone;
 //   - vector.svg: view tuples and time against the width of x, eager and
-//     lazy, Java 5 and 6, on logarithmic axes, with the paper's eager view
-//     tuples dashed.
+//     lazy, Java 5 and 6, on logarithmic axes, with the paper's figures
+//     dotted and runs cut off by the time limit marked (WriteVectorPlot).
 //
 // Verdicts, fewest contexts and view tuples are deterministic. Times are
 // not, and peak BDD nodes vary slightly too: a node is released when Go's
@@ -62,11 +64,13 @@
 //	go run -tags buddy ./benchmarks/cmd/harness --set all        # both
 //	go run -tags buddy ./benchmarks/cmd/harness --only 'vector-java6-b1[0-6]/k3/eager' --set all --timeout 1h
 //	go run -tags buddy ./benchmarks/cmd/harness --list --set all # the experiment IDs
+//	go run -tags buddy ./benchmarks/cmd/harness --plot           # redraw vector.svg from results.csv
 //
 // --timeout (default 2m) ends a run that takes longer; it is reported as
 // "timeout" with the counts reached so far (marked ">"), and checked as far
-// as it went. --only REGEXP keeps the experiments whose ID, MODEL/kK/SPLIT
-// (e.g. bluetooth-v2-a2s1/k5/lazy), matches. --out DIR (default
+// as it went. --only REGEXP keeps the experiments whose whole model name,
+// MODEL/kK or ID MODEL/kK/SPLIT (e.g. bluetooth-v2-a2s1/k5/lazy) it
+// matches: anchored, so vector-java5-b1 is not b10 (CompileOnly). --out DIR (default
 // benchmarks/results) says where the files go. The command exits with
 // status 1 when a verdict or fewest contexts differs from the expected one
 // (and lists those runs last), 3 when interrupted (the files then hold the

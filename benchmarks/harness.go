@@ -223,7 +223,7 @@ func Harness(ctx context.Context, opts Options) (*Report, error) {
 	if err := write("results.md", func(w io.Writer) error { return WriteMarkdown(w, rep) }); err != nil {
 		return rep, err
 	}
-	if err := write("results.csv", func(w io.Writer) error { return WriteCSV(w, rep.Runs) }); err != nil {
+	if err := write("results.csv", func(w io.Writer) error { return WriteCSV(w, rep.Runs, rep.Env) }); err != nil {
 		return rep, err
 	}
 	if hasVector(rep.Runs) {
@@ -234,6 +234,33 @@ func Harness(ctx context.Context, opts Options) (*Report, error) {
 		return rep, err // an earlier run's plot would not match these results
 	}
 	return rep, nil
+}
+
+// Replot redraws dir/vector.svg from dir/results.csv (ReadCSV), without
+// running anything, and returns the file written; with no complete Vector
+// run in the results it removes an earlier vector.svg and returns "".
+func Replot(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		return "", err
+	}
+	runs, env, err := ReadCSV(f)
+	f.Close()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "vector.svg")
+	if !hasVector(runs) {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", nil
+	}
+	var b strings.Builder
+	if err := WriteVectorPlot(&b, runs, env); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return path, os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 func summary(r *Run) string {
@@ -248,8 +275,31 @@ func summary(r *Run) string {
 	return s
 }
 
+// CompileOnly compiles the harness's --only pattern: a regular expression
+// in Go's syntax (package regexp) that must match a whole name, not a part
+// of one. [Experiment.Matches] tries it on the experiment's model name,
+// on MODEL/kK and on the ID MODEL/kK/SPLIT, so "vector-java5-b1" selects
+// both runs of that model and not vector-java5-b10 to b16, and
+// "vector-java5-b1.*" selects them all. The error is regexp's, for a
+// pattern that does not compile.
+func CompileOnly(pattern string) (*regexp.Regexp, error) {
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, err // checked alone: "a)|(b" must not compile once wrapped
+	}
+	return regexp.Compile(`^(?:` + pattern + `)$`)
+}
+
+// Matches tells whether re matches e's model name, MODEL/kK or ID
+// (MODEL/kK/SPLIT). With a pattern from [CompileOnly], anchored at both
+// ends, only a whole name matches.
+func (e Experiment) Matches(re *regexp.Regexp) bool {
+	mk := fmt.Sprintf("%s/k%d", e.Model, e.Contexts)
+	return re.MatchString(e.Model) || re.MatchString(mk) || re.MatchString(e.ID())
+}
+
 // Select returns the experiments of the named set (default, large or all)
-// whose ID matches only (nil: every one), in the order of Experiments.
+// that match only (nil: every one; see [Experiment.Matches] and
+// [CompileOnly]), in the order of Experiments.
 func Select(set string, only *regexp.Regexp) ([]Experiment, error) {
 	var out []Experiment
 	for _, e := range Experiments() {
@@ -266,7 +316,7 @@ func Select(set string, only *regexp.Regexp) ([]Experiment, error) {
 		default:
 			return nil, fmt.Errorf("unknown set %q: want default, large or all", set)
 		}
-		if only != nil && !only.MatchString(e.ID()) {
+		if only != nil && !e.Matches(only) {
 			continue
 		}
 		out = append(out, e)

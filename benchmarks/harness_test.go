@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/split"
@@ -116,12 +117,60 @@ func TestExperiments(t *testing.T) {
 	if err != nil || len(def) != sets[Default] {
 		t.Errorf("Select(default): %d experiments, %v; want %d", len(def), err, sets[Default])
 	}
-	vec, _ := Select("all", regexp.MustCompile(`^vector-java6-b(2|16)/.*/lazy$`))
+	vec, _ := Select("all", mustOnly(t, `vector-java6-b(2|16)/.*/lazy`))
 	if len(vec) != 2 {
 		t.Errorf("Select(all, vector-java6 2 and 16 lazy): got %d experiments, want 2", len(vec))
 	}
 	if _, err := Select("huge", nil); err == nil {
 		t.Errorf("Select(huge): got no error")
+	}
+}
+
+func mustOnly(t *testing.T, pattern string) *regexp.Regexp {
+	t.Helper()
+	re, err := CompileOnly(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return re
+}
+
+// TestOnly checks that --only matches whole names (the model, MODEL/kK or
+// the ID), never a part of one.
+func TestOnly(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    []string // the IDs selected from the set all
+	}{
+		{"vector-java5-b1", []string{"vector-java5-b1/k3/eager", "vector-java5-b1/k3/lazy"}},
+		{"vector-java5-b1/k3", []string{"vector-java5-b1/k3/eager", "vector-java5-b1/k3/lazy"}},
+		{"vector-java5-b1/k3/lazy", []string{"vector-java5-b1/k3/lazy"}},
+		{"vector-java5-b1[0-2]/.*/lazy", []string{"vector-java5-b10/k3/lazy", "vector-java5-b11/k3/lazy", "vector-java5-b12/k3/lazy"}},
+		{"bst-i2|bluetooth-v1-a1s1/k3/eager", []string{"bluetooth-v1-a1s1/k3/eager", "bst-i2/k4/eager", "bst-i2/k4/lazy",
+			"bst-i2/k5/eager", "bst-i2/k5/lazy", "bst-i2/k6/eager", "bst-i2/k6/lazy"}},
+		{"bluetooth-lalreps-n5/k[45]/eager", []string{"bluetooth-lalreps-n5/k4/eager", "bluetooth-lalreps-n5/k5/eager"}},
+		{"vector-java5", nil},      // a prefix of names only
+		{"java5-b1", nil},          // a middle part
+		{"vector-java5-b1/k", nil}, // a prefix of MODEL/kK
+		{"k3/lazy", nil},
+		{"bluetooth-v1-a1s1/", nil},
+	} {
+		exps, err := Select("all", mustOnly(t, c.pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range exps {
+			got = append(got, e.ID())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("--only %q: got %q, want %q", c.pattern, got, c.want)
+		}
+	}
+	for _, bad := range []string{"(", "a)|(b", "[z-a]"} {
+		if _, err := CompileOnly(bad); err == nil {
+			t.Errorf("CompileOnly(%q): got no error", bad)
+		}
 	}
 }
 
@@ -177,7 +226,7 @@ func TestExpectedText(t *testing.T) {
 // tiny is a harness run of a few small experiments.
 func tiny(t *testing.T) (*Report, string) {
 	t.Helper()
-	exps, err := Select("all", regexp.MustCompile(`^(bluetooth-v1-a1s1/k3|vector-java5-b[12]/k3|vector-java6-b1/k3/lazy)`))
+	exps, err := Select("all", mustOnly(t, `bluetooth-v1-a1s1/k3|vector-java5-b[12]/k3|vector-java6-b1/k3/lazy`))
 	if err != nil || len(exps) != 7 {
 		t.Fatalf("Select: got %d experiments, %v; want 7", len(exps), err)
 	}
@@ -236,6 +285,30 @@ func TestHarness(t *testing.T) {
 			t.Errorf("results.md: no %q in\n%s", s, md)
 		}
 	}
+	// ReadCSV gives back what the plot and the tables use.
+	runs, env, err := ReadCSV(strings.NewReader(csv1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != len(rep1.Runs) || env.Kernel != rep1.Env.Kernel || env.NumCPU != rep1.Env.NumCPU || env.GOOS != rep1.Env.GOOS || env.Timeout != rep1.Env.Timeout {
+		t.Fatalf("ReadCSV: got %d runs, env %+v; want %d runs, env %+v", len(runs), env, len(rep1.Runs), rep1.Env)
+	}
+	for i, got := range runs {
+		want := rep1.Runs[i]
+		want.TuplesPerLevel = want.TuplesPerLevel[:min(len(want.TuplesPerLevel), want.Contexts)]
+		if got.ID() != want.ID() || got.Status != want.Status || got.Verdict != want.Verdict || got.Fewest != want.Fewest ||
+			got.ViewTuples != want.ViewTuples || got.PostStarCalls != want.PostStarCalls || got.PeakNodes != want.PeakNodes ||
+			got.Expected != want.Expected || got.Paper != want.Paper || !slices.Equal(got.TuplesPerLevel, want.TuplesPerLevel) ||
+			(got.Time-want.Time).Abs() > time.Millisecond {
+			t.Errorf("ReadCSV: run %d:\ngot  %+v\nwant %+v", i, got, want)
+		}
+	}
+	if path, err := Replot(dir1); err != nil || path != filepath.Join(dir1, "vector.svg") {
+		t.Errorf("Replot: got %q, %v", path, err)
+	}
+	if _, _, err := ReadCSV(strings.NewReader("id,family\nx,y\n")); err == nil || !strings.Contains(err.Error(), "column") {
+		t.Errorf("ReadCSV of a file without the columns: got %v, want an error naming a column", err)
+	}
 	svg := read(dir1, "vector.svg")
 	if !strings.Contains(svg, "<svg") || !strings.Contains(svg, "Java 5 eager") || !strings.Contains(svg, "view tuples") {
 		t.Errorf("vector.svg: not the plot:\n%.300s", svg)
@@ -281,6 +354,34 @@ func TestVectorPlotEmpty(t *testing.T) {
 		var b strings.Builder
 		if err := WriteVectorPlot(&b, runs, Env{}); err != nil || !strings.Contains(b.String(), "<svg") {
 			t.Errorf("%d runs: got error %v", len(runs), err)
+		}
+	}
+}
+
+// TestVectorPlotTimeout checks that runs cut off by the time limit are
+// drawn, with the limit, and that the paper's times are in the legend.
+func TestVectorPlotTimeout(t *testing.T) {
+	var runs []Run
+	for _, e := range Experiments() {
+		if e.Family != "vector" || e.Fixed || e.Bits > 12 {
+			continue
+		}
+		r := Run{Experiment: e, Status: StatusOK, ViewTuples: 3, Time: time.Duration(e.Bits) * time.Millisecond}
+		if e.Split == split.Eager {
+			r.ViewTuples = 1 << e.Bits
+			if e.Bits > 10 {
+				r.Status, r.Time = StatusTimeout, 121*time.Second
+			}
+		}
+		runs = append(runs, r)
+	}
+	var b strings.Builder
+	if err := WriteVectorPlot(&b, runs, Env{Timeout: 120 * time.Second, Kernel: "buddy"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"time limit 120 s", "Java 5 eager cut off by the time limit", "Java 5 lazy (paper)", "Java 5 eager (paper)", "buddy BDD kernel"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("vector.svg: no %q", s)
 		}
 	}
 }

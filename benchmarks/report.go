@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cbreach/cbreach/cbr"
 )
 
 // families are the report's sections, in order.
@@ -207,13 +209,16 @@ func nodesText(n float64) string {
 // CSVHeader is the first line of results.csv.
 var CSVHeader = []string{"id", "family", "model", "threads", "bits", "contexts", "split", "set", "expected",
 	"status", "verdict", "fewest_contexts", "view_tuples", "tuples_per_level", "post_star_calls", "peak_nodes",
-	"time_s", "paper_table", "paper_view_tuples", "paper_time_s", "paper_nodes", "detail"}
+	"time_s", "paper_table", "paper_view_tuples", "paper_time_s", "paper_nodes", "detail",
+	"timeout_s", "kernel", "goos", "goarch", "cpus"}
 
 // WriteCSV writes one line per run under CSVHeader. fewest_contexts is
 // empty when no violation was found; paper fields are empty when the paper
 // has no figure; tuples_per_level lists the view tuples by contexts,
-// separated by spaces.
-func WriteCSV(w io.Writer, runs []Run) error {
+// separated by spaces. The last columns repeat env on every line (the
+// per-run timeout, 0 for none; the BDD kernel; the machine), so that
+// ReadCSV can redraw the plot from the file alone.
+func WriteCSV(w io.Writer, runs []Run, env Env) error {
 	cw := csv.NewWriter(w)
 	cw.Write(CSVHeader)
 	for i := range runs {
@@ -249,8 +254,97 @@ func WriteCSV(w io.Writer, runs []Run) error {
 		cw.Write([]string{r.ID(), r.Family, r.Model, r.Threads, bits, strconv.Itoa(r.Contexts), r.Split.String(), r.Set.String(),
 			r.Expected.String(), string(r.Status), verdict, fewest, strconv.Itoa(r.ViewTuples), strings.Join(levels, " "),
 			strconv.Itoa(r.PostStarCalls), strconv.Itoa(r.PeakNodes), strconv.FormatFloat(r.Time.Seconds(), 'f', 4, 64),
-			r.Paper.Table, pt, ps, pn, r.Detail})
+			r.Paper.Table, pt, ps, pn, r.Detail,
+			strconv.FormatFloat(env.Timeout.Seconds(), 'f', -1, 64), env.Kernel, env.GOOS, env.GOARCH, strconv.Itoa(env.NumCPU)})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// ReadCSV reads a results.csv written by WriteCSV back into runs and the
+// environment of the harness run (Timeout, Kernel, GOOS, GOARCH and NumCPU,
+// from its first line). Each run's experiment (its model, the paper's
+// figure, ...) is looked up by its ID in Experiments and its expected
+// verdict read from the model again; the measured fields (status, verdict,
+// fewest contexts, view tuples by contexts, post* calls, peak nodes, time,
+// detail) come from the file. It fails on a file without every column of
+// CSVHeader, on an ID no experiment has, and on a malformed number.
+func ReadCSV(r io.Reader) ([]Run, Env, error) {
+	var env Env
+	rows, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, env, fmt.Errorf("benchmarks: %v", err)
+	}
+	if len(rows) == 0 {
+		return nil, env, fmt.Errorf("benchmarks: empty results file")
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for _, name := range CSVHeader {
+		if _, ok := col[name]; !ok {
+			return nil, env, fmt.Errorf("benchmarks: results file without column %q (written by an older harness?)", name)
+		}
+	}
+	exps := map[string]Experiment{}
+	for _, e := range Experiments() {
+		exps[e.ID()] = e
+	}
+	var runs []Run
+	for n, row := range rows[1:] {
+		line := n + 2
+		get := func(name string) string { return row[col[name]] }
+		var bad error
+		num := func(name string) int {
+			s := get(name)
+			if s == "" {
+				return -1
+			}
+			v, err := strconv.Atoi(s)
+			if err != nil && bad == nil {
+				bad = fmt.Errorf("column %s: %v", name, err)
+			}
+			return v
+		}
+		float := func(name string) float64 {
+			v, err := strconv.ParseFloat(get(name), 64)
+			if err != nil && bad == nil {
+				bad = fmt.Errorf("column %s: %v", name, err)
+			}
+			return v
+		}
+		e, ok := exps[get("id")]
+		if !ok {
+			return nil, env, fmt.Errorf("benchmarks: results file line %d: no experiment %q", line, get("id"))
+		}
+		run := Run{Experiment: e, Status: Status(get("status")), Detail: get("detail"), Fewest: num("fewest_contexts"),
+			ViewTuples: num("view_tuples"), PostStarCalls: num("post_star_calls"), PeakNodes: num("peak_nodes"),
+			Time: time.Duration(float("time_s") * float64(time.Second))}
+		if _, src, err := e.Source(); err == nil {
+			run.Expected, _ = ParseExpected(src)
+		}
+		switch get("verdict") {
+		case "violation":
+			run.Verdict = cbr.Violation
+		case "unknown":
+			run.Verdict = cbr.Unknown
+		}
+		for _, f := range strings.Fields(get("tuples_per_level")) {
+			v, err := strconv.Atoi(f)
+			if err != nil && bad == nil {
+				bad = fmt.Errorf("column tuples_per_level: %v", err)
+			}
+			run.TuplesPerLevel = append(run.TuplesPerLevel, v)
+		}
+		if n == 0 {
+			env = Env{Timeout: time.Duration(float("timeout_s") * float64(time.Second)), Kernel: get("kernel"),
+				GOOS: get("goos"), GOARCH: get("goarch"), NumCPU: num("cpus")}
+		}
+		if bad != nil {
+			return nil, env, fmt.Errorf("benchmarks: results file line %d: %v", line, bad)
+		}
+		runs = append(runs, run)
+	}
+	return runs, env, nil
 }

@@ -4,7 +4,8 @@
 //
 //	go run -tags buddy ./benchmarks/cmd/harness                 # the default set, under 10 minutes on 2 cores
 //	go run -tags buddy ./benchmarks/cmd/harness --set large     # the larger runs only
-//	go run -tags buddy ./benchmarks/cmd/harness --set all --only 'vector-java6' --timeout 30m
+//	go run -tags buddy ./benchmarks/cmd/harness --set all --only 'vector-java6-.*' --timeout 30m
+//	go run -tags buddy ./benchmarks/cmd/harness --plot              # redraw vector.svg from results.csv
 //
 // Exit status: 0 every run as expected (runs cut off by the timeout
 // included), 1 a verdict or fewest contexts differing from the model's
@@ -18,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"time"
 
@@ -44,10 +46,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("harness", pflag.ContinueOnError)
 	fs.SortFlags = false
 	set := fs.String("set", "default", "which experiments: `default` (under 10 minutes on 2 cores), large (the larger runs only) or all")
-	only := fs.String("only", "", "run only the experiments whose ID (MODEL/kK/SPLIT, e.g. bluetooth-v2-a2s1/k5/lazy) matches `REGEXP`")
+	only := fs.String("only", "", "run only the experiments whose whole model name, MODEL/kK or ID MODEL/kK/SPLIT matches `REGEXP`\n"+
+		"(Go syntax, anchored at both ends: vector-java5-b1 is that model's runs, not b10 to b16;\n"+
+		"'vector-java5-.*' the family, 'bluetooth-v2-a2s1/k5/lazy' one run, '.*/lazy' every lazy run)")
 	timeout := fs.Duration("timeout", 120*time.Second, "give up a run after `DURATION` and report it as timeout; 0 means no limit")
 	out := fs.String("out", "benchmarks/results", "write results.md, results.csv and vector.svg into `DIR`")
 	list := fs.Bool("list", false, "list the selected experiments and exit")
+	replot := fs.Bool("plot", false, "run nothing: redraw DIR/vector.svg from the DIR/results.csv of an earlier run and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -70,10 +75,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harness: unexpected arguments %q\n", fs.Args())
 		return exitUsage
 	}
+	if *replot {
+		path, err := benchmarks.Replot(*out)
+		if err != nil {
+			fmt.Fprintf(stderr, "harness: --plot: %v\n", err)
+			return exitUsage
+		}
+		if path == "" {
+			fmt.Fprintf(stderr, "harness: no complete Vector run in %s: nothing to plot\n", filepath.Join(*out, "results.csv"))
+		} else {
+			fmt.Fprintf(stderr, "harness: wrote %s\n", path)
+		}
+		return exitOK
+	}
 	var re *regexp.Regexp
 	if *only != "" {
 		var err error
-		if re, err = regexp.Compile(*only); err != nil {
+		if re, err = benchmarks.CompileOnly(*only); err != nil {
 			fmt.Fprintf(stderr, "harness: --only: %v\n", err)
 			return exitUsage
 		}
@@ -94,7 +112,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "harness: %d runs (set %s), timeout %s per run, BDD kernel %s\n", len(exps), *set, *timeout, bdd.Kernel)
-	rep, err := benchmarks.Harness(ctx, benchmarks.Options{Experiments: exps, Timeout: *timeout, OutDir: *out, Set: *set, Log: stderr})
+	name := *set
+	if *only != "" {
+		name += fmt.Sprintf(", only %q", *only)
+	}
+	rep, err := benchmarks.Harness(ctx, benchmarks.Options{Experiments: exps, Timeout: *timeout, OutDir: *out, Set: name, Log: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return exitUsage

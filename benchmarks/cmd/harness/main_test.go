@@ -27,13 +27,20 @@ func TestRun(t *testing.T) {
 		{[]string{"--only", "("}, exitUsage, "--only"},
 		{[]string{"--only", "no-such-model"}, exitUsage, "no experiment"},
 		{[]string{"extra"}, exitUsage, "unexpected arguments"},
-		{[]string{"--only", "^bluetooth-v1-a1s1/", "--out", dir}, exitOK, "0 mismatches"},
+		{[]string{"--list", "--only", "vector-java5-b1"}, exitOK, "vector-java5-b1/k3/lazy"},
+		{[]string{"--only", "bluetooth-v1-a1s1/k3/eager|bluetooth-v1-a1s1", "--out", dir}, exitOK, "0 mismatches"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), c.args, &stdout, &stderr)
 		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.out) {
 			t.Errorf("harness %q: exit %d, want %d, and output with %q:\n%s%s", c.args, code, c.code, c.out, stdout.String(), stderr.String())
 		}
+	}
+	// --only matches whole names: b1, not b10 to b16.
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--list", "--set", "all", "--only", "vector-java5-b1"}, &stdout, &stderr); code != exitOK ||
+		strings.Count(stdout.String(), "\n") != 2 || strings.Contains(stdout.String(), "b10") {
+		t.Errorf("harness --list --set all --only vector-java5-b1: exit %d, want %d, and the 2 runs of b1:\n%s%s", code, exitOK, stdout.String(), stderr.String())
 	}
 	for _, f := range []string{"results.md", "results.csv"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
