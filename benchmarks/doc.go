@@ -59,12 +59,12 @@
 //
 // From the repository root:
 //
-//	go run -tags buddy ./benchmarks/cmd/harness                  # the default set
-//	go run -tags buddy ./benchmarks/cmd/harness --set large      # the larger runs only
-//	go run -tags buddy ./benchmarks/cmd/harness --set all        # both
-//	go run -tags buddy ./benchmarks/cmd/harness --only 'vector-java6-b1[0-6]/k3/eager' --set all --timeout 1h
-//	go run -tags buddy ./benchmarks/cmd/harness --list --set all # the experiment IDs
-//	go run -tags buddy ./benchmarks/cmd/harness --plot           # redraw vector.svg from results.csv
+//	go run ./benchmarks/cmd/harness                  # the default set
+//	go run ./benchmarks/cmd/harness --set large      # the larger runs only
+//	go run ./benchmarks/cmd/harness --set all        # both
+//	go run ./benchmarks/cmd/harness --only 'vector-java6-b1[0-6]/k3/eager' --set all --timeout 1h
+//	go run ./benchmarks/cmd/harness --list --set all # the experiment IDs
+//	go run ./benchmarks/cmd/harness --plot           # redraw vector.svg from results.csv
 //
 // --timeout (default 2m) ends a run that takes longer; it is reported as
 // "timeout" with the counts reached so far (marked ">"), and checked as far
@@ -79,5 +79,5 @@
 // The Go benchmarks run the paper's Bluetooth cases and Vector at 1, 4 and
 // 8 bits, reporting view tuples and peak nodes:
 //
-//	go test -tags buddy -run '^$' -bench . ./benchmarks
+//	go test -run '^$' -bench . ./benchmarks
 package benchmarks

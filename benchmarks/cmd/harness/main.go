@@ -2,10 +2,10 @@
 // and writes the results as a Markdown table, a CSV file and an SVG plot
 // of the Vector family (see package benchmarks).
 //
-//	go run -tags buddy ./benchmarks/cmd/harness                 # the default set, under 10 minutes on 2 cores
-//	go run -tags buddy ./benchmarks/cmd/harness --set large     # the larger runs only
-//	go run -tags buddy ./benchmarks/cmd/harness --set all --only 'vector-java6-.*' --timeout 30m
-//	go run -tags buddy ./benchmarks/cmd/harness --plot              # redraw vector.svg from results.csv
+//	go run ./benchmarks/cmd/harness                 # the default set, under 10 minutes on 2 cores
+//	go run ./benchmarks/cmd/harness --set large     # the larger runs only
+//	go run ./benchmarks/cmd/harness --set all --only 'vector-java6-.*' --timeout 30m
+//	go run ./benchmarks/cmd/harness --plot              # redraw vector.svg from results.csv
 //
 // Exit status: 0 every run as expected (runs cut off by the timeout
 // included), 1 a verdict or fewest contexts differing from the model's
