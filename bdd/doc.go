@@ -11,7 +11,7 @@
 // Bits are interleaved least significant first, and all copies of one bit
 // sit next to each other: bit b of copy c of a variable v with C copies is
 // BDD variable base(v) + b*C + c. Equalities and renamings between copies
-// of a block therefore stay linear in the number of bits (DESIGN.md, "BDD
+// of a block therefore stay linear in the number of bits (docs/design.md, "BDD
 // variable layout").
 //
 // # Values and relations

@@ -130,7 +130,7 @@ type item struct {
 }
 
 // Analyze computes context-bounded reachability of net within
-// opts.Contexts contexts (DESIGN.md, "The worklist driver"; the jMoped
+// opts.Contexts contexts (docs/design.md, "The worklist driver"; the jMoped
 // paper's Algorithm 1): items are processed breadth first by their number
 // of contexts, so the first violation found uses the fewest contexts. For
 // each item with j < k and each thread i' other than the last one, post*

@@ -1,7 +1,7 @@
 // Package cbr is the worklist driver of context-bounded reachability: the
 // jMoped paper's Algorithm 1 with eager or lazy splitting (package split),
 // post* per thread (package symauto), and the verdicts, violations and
-// statistics of DESIGN.md ("The worklist driver", "Verdicts, output and
+// statistics of docs/design.md ("The worklist driver", "Verdicts, output and
 // exit status").
 //
 // # The algorithm

@@ -6,7 +6,7 @@ import (
 	"github.com/cbreach/cbreach/pds/explicit"
 )
 
-// The example of LANGUAGE.md: the assertion fails with 5 contexts, not with
+// The example of docs/language.md: the assertion fails with 5 contexts, not with
 // 4 (checked on the explicit reference semantics).
 func TestBluetoothExample(t *testing.T) {
 	if testing.Short() {

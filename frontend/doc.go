@@ -1,4 +1,4 @@
-// Package frontend compiles the .pds modelling language (LANGUAGE.md) into
+// Package frontend compiles the .pds modelling language (docs/language.md) into
 // a pushdown network (package pds).
 //
 //	net, err := frontend.Compile("model.pds", src)
@@ -153,7 +153,7 @@
 //
 // # Return values and return points
 //
-// The value of x = f(args) is stored as part of the return step (DESIGN.md,
+// The value of x = f(args) is stored as part of the return step (docs/design.md,
 // "Return values"): the return point label carries a receive relation
 // (Builder.SetRecv) Recv(G, R, L, G', L') that writes R, cut or widened to
 // x's type, into x (a local: L' = L but x; a global: G' = G but x). The

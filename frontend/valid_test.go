@@ -12,7 +12,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of TestGolden")
 
 // validFiles returns the valid programs of testdata, the example of
-// LANGUAGE.md and the benchmark models.
+// docs/language.md and the benchmark models.
 func validFiles(t *testing.T) []string {
 	var files []string
 	for _, pat := range []string{"testdata/*.pds", "testdata/valid/*.pds", "testdata/golden/*.pds", "../benchmarks/models/*.pds"} {
@@ -74,7 +74,7 @@ func TestValidDifferential(t *testing.T) {
 }
 
 // TestGolden compares the printed networks of testdata/golden/*.pds and of
-// the LANGUAGE.md example with their .golden files (go test -update
+// the docs/language.md example with their .golden files (go test -update
 // rewrites them).
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("testdata/golden/*.pds")

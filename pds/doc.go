@@ -1,6 +1,6 @@
 // Package pds is cbreach's program representation: a pushdown network of
 // threads that share global variables, each with its own call stack, and
-// symbolic rules whose relations are BDDs (DESIGN.md, "The model"; the
+// symbolic rules whose relations are BDDs (docs/design.md, "The model"; the
 // jMoped paper, Sections 2.1 and 4.1).
 //
 // # The model
@@ -25,7 +25,7 @@
 //	recv  (on label γr)  Recv(G, R, L, G', L')             G GNext L LNext ret
 //
 // The receive relation of a return point stores the returned value into
-// the caller's variable as part of the return step (DESIGN.md, "Return
+// the caller's variable as part of the return step (docs/design.md, "Return
 // values"); the register R is never a global.
 //
 // # Building

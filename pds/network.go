@@ -7,7 +7,7 @@ import (
 	"github.com/cbreach/cbreach/internal/diag"
 )
 
-// Copies of the global variables (DESIGN.md, "BDD variable layout").
+// Copies of the global variables (docs/design.md, "BDD variable layout").
 const (
 	GCur    = iota // current values
 	GNext          // after a rule
@@ -166,7 +166,7 @@ type Label struct {
 	Kind LabelKind
 	Pos  Pos
 	// Recv, when set, is the receive relation Recv(G, R, L, G', L') applied
-	// when a callee returns into this label (DESIGN.md, "Return values").
+	// when a callee returns into this label (docs/design.md, "Return values").
 	// Without it a return leaves globals and locals as they are.
 	Recv    *bdd.Node
 	Message string // for error labels: what failed, e.g. the assertion text

@@ -6,7 +6,7 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 )
 
-// Thread creation (DESIGN.md, "Threads and forks").
+// Thread creation (docs/design.md, "Threads and forks").
 //
 // View tuples correlate threads only through the globals, so a forked
 // thread must not exist in a tuple where its parent has not forked yet, and

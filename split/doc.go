@@ -1,7 +1,7 @@
 // Package split turns the result of one thread's post* into view tuples:
 // eagerly, one global valuation per tuple (Qadeer and Rehof), or lazily, by
 // a safe partition of the start globals (the jMoped paper's Section 3;
-// DESIGN.md, "Eager splitting", "Lazy splitting", "Stale start globals").
+// docs/design.md, "Eager splitting", "Lazy splitting", "Stale start globals").
 //
 // # Input
 //

@@ -149,7 +149,7 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // tagged view of the active thread, changed the start globals whose post*
 // added something (symauto.Saturation.Changed), level the context level of
 // the new tuples. Start globals that are stale (nothing new) are dropped
-// first (DESIGN.md, "Stale start globals"); with none left there are no
+// first (docs/design.md, "Stale start globals"); with none left there are no
 // new tuples. The only error is an eager split beyond MaxTuples.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
 	sp, m := x.sp, x.sp.M
@@ -179,7 +179,7 @@ func (x *Splitter) rebased(t Tuple, active int, w *symauto.Auto, rel bdd.Node) T
 }
 
 // splitEager makes one tuple per live start global and end global
-// (Qadeer and Rehof; DESIGN.md, "Eager splitting").
+// (Qadeer and Rehof; docs/design.md, "Eager splitting").
 func (x *Splitter) splitEager(t Tuple, active int, post *symauto.Auto, u, live bdd.Node, level int) ([]Tuple, error) {
 	sp, m := x.sp, x.sp.M
 	if err := x.limit(m.And(u, live), "one post* result", m.Union(sp.StartSet(), sp.S.G[pds.GCur])); err != nil {
@@ -198,7 +198,7 @@ func (x *Splitter) splitEager(t Tuple, active int, post *symauto.Auto, u, live b
 }
 
 // splitLazy makes one tuple per class of a safe partition of the live
-// start globals (the paper's Section 3; DESIGN.md, "Lazy splitting").
+// start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
 func (x *Splitter) splitLazy(t Tuple, active int, post *symauto.Auto, u, live bdd.Node, level int) []Tuple {
 	m := x.sp.M
 	var out []Tuple

@@ -52,8 +52,8 @@ func cmpTrans(a, b Trans) int {
 }
 
 // Auto is a P-automaton for the view of one thread: a regular set of
-// (global valuation, stack) configurations (DESIGN.md, "Symbolic automata
-// and post*"; POSTSTAR.md).
+// (global valuation, stack) configurations (docs/design.md, "Symbolic automata
+// and post*"; docs/poststar.md).
 //
 // Labels, by the kind of transition:
 //

@@ -2,8 +2,8 @@
 // (a regular set of (global valuation, stack) configurations) and computes
 // post* by symbolic saturation with procedure summaries: the jMoped paper's
 // Sections 2.3 and 3.2, Schwoon's thesis ("Model-Checking Pushdown
-// Systems", 2002, ch. 3 and 4), DESIGN.md "Symbolic automata and post*" and
-// POSTSTAR.md.
+// Systems", 2002, ch. 3 and 4), docs/design.md "Symbolic automata and post*" and
+// docs/poststar.md.
 //
 // # Automata
 //
@@ -43,12 +43,12 @@
 //
 // The receive relation (pds.Label.Recv) stores the returned value in the
 // same composition that pops the frame, and the register R is quantified
-// there: no context switch can see it (DESIGN.md, "Return values"). Epsilon
+// there: no context switch can see it (docs/design.md, "Return values"). Epsilon
 // transitions into mid-states are dropped from the result.
 //
 // [Saturation.Changed] over-approximates the start globals whose post*
 // added anything: the union over transitions of the label growth projected
-// onto Gs (DESIGN.md, "Stale start globals").
+// onto Gs (docs/design.md, "Stale start globals").
 //
 // # Queries
 //

@@ -11,7 +11,7 @@ import (
 // Step takes one transition off the worklist and applies every rule whose
 // left-hand side is its label. It follows Schwoon's symbolic post*
 // ("Model-Checking Pushdown Systems", 2002, Algorithm 2 of ch. 3 and its
-// symbolic form in ch. 4), with jMoped's summary labels (POSTSTAR.md):
+// symbolic form in ch. 4), with jMoped's summary labels (docs/poststar.md):
 //
 //   - the worklist holds label differences d = new AND NOT old of
 //     transitions leaving p (Schwoon's "trans"; lines 1-4 put every
@@ -25,7 +25,7 @@ import (
 //     epsilon transition is composed with every m -γr-> q' (lines 18-20),
 //     applying γr's receive relation in the same composition, so the
 //     returned value never reaches a label a context switch can see
-//     (DESIGN.md, "Return values").
+//     (docs/design.md, "Return values").
 type Saturation struct {
 	sp      *Space
 	init    *Auto // the automaton saturation started from
@@ -206,7 +206,7 @@ func (s *Saturation) Result() *Auto {
 
 // Changed returns the start globals whose post* added something (over Gs
 // when the automaton was tagged; true or false otherwise). It
-// over-approximates the non-stale start globals (DESIGN.md, "Stale start
+// over-approximates the non-stale start globals (docs/design.md, "Stale start
 // globals"): every difference a rule added, projected onto Gs.
 //
 // It is computed once, from the labels' growth: the union over transitions

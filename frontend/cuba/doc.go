@@ -5,8 +5,7 @@
 //
 // # The format
 //
-// A system is three files (the suite is described in
-// benchmarks/cuba-pldi18/README.md of the shared data):
+// A system is three files (docs/benchmarks.md describes the suite):
 //
 //   - .pds: "#" starts a comment to the end of the line; blank lines are
 //     skipped; "\r" is white space, so CRLF files read as LF files. The

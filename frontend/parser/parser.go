@@ -1,6 +1,6 @@
 // Package parser builds the syntax tree of a .pds file (after go/parser).
 //
-// The parser is a recursive descent over the grammar of LANGUAGE.md with one
+// The parser is a recursive descent over the grammar of docs/language.md with one
 // token of lookahead. It always returns a tree, partial when the input has
 // errors (missing pieces become Bad nodes), together with the sorted list of
 // syntax errors. Unless all errors are asked for, it stops after ten and

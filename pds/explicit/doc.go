@@ -1,7 +1,7 @@
 // Package explicit is cbreach's reference semantics: an explicit-state
 // explorer of a [pds.Network] for small models, the oracle the symbolic
 // engine (eager and lazy splitting), the front end and the thread-slot
-// compilation are tested against (DESIGN.md, "Testing the engine").
+// compilation are tested against (docs/design.md, "Testing the engine").
 //
 // # What it computes
 //
@@ -12,7 +12,7 @@
 // lists the configurations one step of one thread leads to. [Explore]
 // enumerates every configuration reachable within k contexts, with the
 // fewest contexts that reach it, and the error labels found on top of a
-// stack (DESIGN.md, "The model"; the jMoped paper, Sections 2.1 to 2.3:
+// stack (docs/design.md, "The model"; the jMoped paper, Sections 2.1 to 2.3:
 // post*≤k(C0)).
 //
 // # Why it can be trusted

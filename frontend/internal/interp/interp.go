@@ -2,9 +2,9 @@
 // written directly over the syntax tree and the checker's side tables,
 // without the compiler. It is slow and simple on purpose: it is the second
 // opinion that the differential tests of package frontend compare the
-// compiled network with (DESIGN.md, "Testing the engine").
+// compiled network with (docs/design.md, "Testing the engine").
 //
-// The steps are those of LANGUAGE.md: each simple statement, each test of
+// The steps are those of docs/language.md: each simple statement, each test of
 // a condition, each call, each return and each atomic block is one step of
 // its thread. A frame's control point is the statement to run next (found
 // by walking the tree upwards), the end of its procedure, a call waiting
