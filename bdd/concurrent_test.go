@@ -22,7 +22,9 @@ func TestConcurrentManagers(t *testing.T) {
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w, f := range fs {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			m := f.m
 			x, y := Ref{f.u[3], 0}, Ref{f.u[4], 0}
 			n := m.Lt(m.Vec(x), m.Vec(y))
@@ -35,7 +37,7 @@ func TestConcurrentManagers(t *testing.T) {
 				}
 			}
 			errs[w] = m.Err()
-		})
+		}()
 	}
 	wg.Wait()
 	for w, err := range errs {
