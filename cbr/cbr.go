@@ -134,7 +134,7 @@ type item struct {
 // paper's Algorithm 1): items are processed breadth first by their number
 // of contexts, so the first violation found uses the fewest contexts. For
 // each item with j < k and each thread i' other than the last one, post*
-// of i”s view tagged with the start global is computed and split into
+// of the view of i′ tagged with the start global is computed and split into
 // new items; the post* results of the k-th context are checked for errors
 // but not split.
 //

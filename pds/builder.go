@@ -196,8 +196,8 @@ func (b *Builder) Step(from, to *Label, rel bdd.Node, pos Pos) *Rule {
 	return b.rule(&Rule{Kind: Step, From: from, To: to, Rel: rel, Pos: pos})
 }
 
-// Push adds a call γ -> γe γr with relation R(G, L, G', L', L”): L' the
-// callee's entry locals, L” the caller's locals saved at the return point.
+// Push adds a call γ -> γe γr with relation R(G, L, G', L', L″): L' the
+// callee's entry locals, L″ the caller's locals saved at the return point.
 func (b *Builder) Push(from, entry, ret *Label, rel bdd.Node, pos Pos) *Rule {
 	n := b.Net()
 	rel = n.M.And(rel, n.padding(entry.Proc, LNext), n.padding(ret.Proc, LSaved))
@@ -210,7 +210,7 @@ func (b *Builder) Pop(from *Label, rel bdd.Node, pos Pos) *Rule {
 }
 
 // Fork adds γ -> γ' that also starts a thread running child, with relation
-// R(G, L, G', L', L”), L” the new thread's initial locals.
+// R(G, L, G', L', L″), L″ the new thread's initial locals.
 func (b *Builder) Fork(from, to *Label, child *Proc, rel bdd.Node, pos Pos) *Rule {
 	n := b.Net()
 	rel = n.M.And(rel, n.padding(to.Proc, LNext), n.padding(child, LSaved))

@@ -14,8 +14,8 @@ import (
 )
 
 // runningExample builds the network of the paper's Sections 2.4 and 3.1:
-// globals g, g', g” (0, 1, 2), stack alphabet a, b, Δ1 = {<g,a> -> <g',b>},
-// Δ2 = {<g,a> -> <g”,a>, <g',a> -> <g”,b>}, initially (g, a, a).
+// globals g, g', g″ (0, 1, 2), stack alphabet a, b, Δ1 = {<g,a> -> <g',b>},
+// Δ2 = {<g,a> -> <g″,a>, <g',a> -> <g″,b>}, initially (g, a, a).
 func runningExample(t *testing.T) (*pds.Network, *pds.Global) {
 	b := pds.NewBuilder(pds.Options{})
 	g := b.Global("G", pds.EnumType("glob", "g", "g'", "g''"), pds.Init{Value: 0}, pds.Pos{})

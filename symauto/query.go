@@ -144,9 +144,9 @@ func (a *Auto) TopLabels() []*pds.Label {
 	return ls
 }
 
-// level returns the context level of a transition's source: the level
-// tagging may have touched (transitions leaving p, and mid-states of the
-// level).
+// tagged reports whether a context at the given level may have tagged t
+// with the start global: t leaves p, or leaves a mid-state created at
+// that level.
 func (a *Auto) tagged(t Trans, level int) bool {
 	if t.From == Initial {
 		return true

@@ -58,9 +58,9 @@ func TestCounter(t *testing.T) {
 	}
 }
 
-// The running example of the paper's Section 2.4: globals g, g', g”, stack
-// alphabet a, b, ∆1 = {<g,a> -> <g',b>}, ∆2 = {<g,a> -> <g”,a>, <g',a> ->
-// <g”,b>}. post*<=2 from (g,a,a) is exactly C0.
+// The running example of the paper's Section 2.4: globals g, g', g″, stack
+// alphabet a, b, ∆1 = {<g,a> -> <g',b>}, ∆2 = {<g,a> -> <g″,a>, <g',a> ->
+// <g″,b>}. post*<=2 from (g,a,a) is exactly C0.
 func TestPaperExample(t *testing.T) {
 	b := pds.NewBuilder(pds.Options{})
 	G := b.Global("G", pds.EnumType("glob", "g", "g'", "g''"), pds.Init{Value: 0}, noPos)
@@ -167,8 +167,8 @@ func TestNoCapWithoutDeepPush(t *testing.T) {
 	})
 }
 
-// A call saves the caller's locals from the copy L” of the push relation
-// (here x” = x+1, deliberately not x) and a return restores them.
+// A call saves the caller's locals from the copy L″ of the push relation
+// (here x″ = x+1, deliberately not x) and a return restores them.
 func TestPushSavesLocals(t *testing.T) {
 	b := pds.NewBuilder(pds.Options{})
 	main := b.Proc("main", nil, noPos)
