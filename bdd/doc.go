@@ -1,5 +1,6 @@
 // Package bdd is cbreach's only door to BDDs: a thin, typed layer over
-// github.com/dalzilio/rudd. Nothing else in the module imports rudd.
+// its BDD kernel, a fork of github.com/dalzilio/rudd kept in
+// internal/rudd. Nothing else in the module imports the kernel.
 //
 // # Layout
 //
@@ -23,40 +24,51 @@
 // truncates or widens its right-hand side to the target's width, as the
 // input language does. Comparisons are unsigned.
 //
-// # Errors
+// # Errors and limits
 //
-// rudd reports failures (an exhausted node table, say) by returning nil and
-// recording an error on its manager. This package never hands such a nil to
-// a caller: the [Manager] records the first error, returns False from then
-// on, and callers check [Manager.Err] at their operation boundaries (after a
-// saturation step, a split). A node limit reached is reported as an error
-// wrapping [ErrNodeLimit].
+// The kernel (internal/rudd, a fork of rudd; its README says why) reports
+// failures by returning nil, recording an error, or aborting an operation
+// with a panic that this package recovers. This package never hands a nil
+// to a caller: the [Manager] records the first error, returns False from
+// then on, and callers check [Manager.Err] at their operation boundaries
+// (after a saturation step, a split).
+//
+// [Manager.Run] scopes a computation: its [Limits] (live nodes, memory)
+// and its context are in force while it runs, and afterwards the manager
+// serves again (an aborted operation leaves the table consistent). When
+// the context is done, the operation under way stops at its next node, so
+// a deadline holds inside one large operation (a 32-bit multiplication).
+// The node limit is decided on an exact count of the live nodes
+// ([Manager.Live]: Go's collector runs, dead handles are released, the
+// table is collected) at points that depend only on the number of
+// operations, so the same computation stops at the same point in every
+// run; inside one operation the table may not grow more than NodeMargin
+// nodes past the limit. Errors wrap [ErrNodeLimit], [ErrMemoryLimit] or
+// the context's error ([IsLimit]).
 //
 // A Manager is not safe for concurrent use; use one per goroutine.
 //
 // # Node references
 //
-// rudd's own reference counting is broken (its counts saturate, and its
-// finalizers race with its operations), so this package keeps references
-// itself: each node it hands out has one canonical handle, and rudd sees
-// the node as referenced until that handle is garbage. refs.go has the
-// details; the tests check its invariants on the whole node table.
+// The kernel keeps no count of the references it hands out; this package
+// does: each node it hands out has one canonical handle, and the kernel
+// sees the node as referenced until that handle is garbage. refs.go has
+// the details; the tests check its invariants on the whole node table.
 //
-// # rudd's bugs worked around here
+// # rudd's bugs, fixed in the fork or worked around here
 //
-// Each has a test that catches it without the workaround (the two races
-// under the race detector).
+// Each has a test that catches it.
 //
 //   - OPdiff returns the right operand when the left one is false: Diff is
 //     And with Not.
 //   - Exist with an empty variable set fails and leaves rudd's error set:
 //     Exists returns its operand (so does AndExists, via And).
-//   - Reference counts saturate at 1023 and the finalizers still decrement,
-//     so a node returned that often is freed under live handles; the
-//     finalizers run concurrently with unlocked increments: see refs.go.
+//   - Reference counts saturated at 1023 and the finalizers still
+//     decremented, concurrently with unlocked increments: the fork counts
+//     nothing and this package keeps the counts (refs.go).
+//   - A table that cannot grow handed -1 to the recursion under way,
+//     corrupting the table: the fork aborts the operation instead.
 //   - Replacers are numbered by a global unsynchronized counter: Renaming
 //     takes a lock around it.
 //   - Label returns the top variable of any node: SetOf checks its bits.
-//   - Low and High return counted handles: Support and Size read the node
-//     table instead.
 package bdd

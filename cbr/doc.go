@@ -25,30 +25,37 @@
 //
 // # Limits and verdicts
 //
-// Violation when one was found (even if a limit is hit later in an All
-// run); Unknown when a limit cut the search off first: the context was
-// cancelled or timed out, the BDD node limit was reached, or a thread
-// reached a cutoff label (a start beyond the thread bound; the Reason names
-// its position); Safe otherwise, for the bound in Result.Bound.
+// Analyze runs under pds.Network.M.Run: the context and Options.Limits
+// (live BDD nodes, memory) stop it promptly, even inside one BDD
+// operation, and the network serves again afterwards. Violation when one
+// was found (even if a limit is hit later in an All run); Unknown when a
+// limit cut the search off first, with the limit in Result.Limit (test it
+// with errors.Is: context.DeadlineExceeded, context.Canceled,
+// ErrNodeLimit, ErrMemoryLimit, ErrTupleLimit for an eager split refused
+// up front, ErrThreadBound when a thread reached a cutoff label, a start
+// beyond the network's thread bound) and Reason saying it in words; Safe
+// otherwise, for the bound in Result.Bound. The types are package
+// engine's, shared by every engine.
 //
 // # Counting
 //
 // Stats.ViewTuples counts the items taken from the worklist to compute
 // their successors (levels 0 to k-1): the figure of the paper's tables.
-// Options.Dedup drops a new tuple whose views equal (up to state numbering
+// PruneIdentical drops a new tuple whose views equal (up to state numbering
 // and context levels, symauto.Auto.Canonical) those of a tuple queued at
 // the same or a lower level: exact, often much faster, but it changes that
-// figure, so the benchmark harness runs without it; so does
-// Options.Subsume, below.
+// figure, so the benchmark harness runs with PruneNone; PruneSubsumed,
+// below, the default, changes it too.
 //
 // # Subsumed tuples
 //
-// Options.Subsume generalises Dedup from equal tuples to covered ones.
+// PruneSubsumed generalises PruneIdentical from equal tuples to covered
+// ones (after Options.SubsumeAfter kept tuples; identical ones before).
 // Tuples overlap: a post* result contains the configurations of earlier
 // tuples of the same thread, reached again by another interleaving, and
 // then its split tuples are new as automata but add little or nothing. On
 // CUBA's Bluetooth3-21 the reachable configurations stop growing at 8
-// contexts (19,002 of them), while the tuples kept by Dedup grow 2.5 to
+// contexts (19,002 of them), while the tuples kept by PruneIdentical grow 2.5 to
 // 5 times per context (71,197 at 7 contexts); with subsumption they stop
 // growing too (1,886 tuples at 10 contexts, 3 s).
 //
@@ -67,7 +74,7 @@
 // the reachable configurations, the violations and their fewest contexts
 // are unchanged; the random differential test checks all three.
 //
-// Views are interned per thread (structurally, as Dedup compares them);
+// Views are interned per thread (structurally, as PruneIdentical compares them);
 // a cheap necessary condition (the labels on top, and the empty stack)
 // rules out most kept tuples before any simulation is computed, and
 // simulations are cached per pair of interned views.
