@@ -35,7 +35,9 @@
 // fixes the BDD layout and rules are added with relations built in that
 // manager (helpers: [Network.GlobalVec], [Network.LocalVec],
 // [Network.Unchanged], [Network.LocalsUnchanged], ...). [Builder.Build]
-// runs [Network.Validate], which every test keeps on.
+// runs [Network.Validate], which every test keeps on: a sanity checker with
+// one method per concern (sanity.go, after go/ssa), returning an
+// [ErrorList] with the positions of the offending rules and labels.
 //
 // # Threads and forks
 //
