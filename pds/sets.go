@@ -7,12 +7,14 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 )
 
-// Sets holds the quantification sets of the network's blocks and a cache of
-// renamings between copies, shared by every layer above.
+// Sets holds the quantification sets of every copy of the network's
+// blocks and a cache of renamings between copies: layout helpers for
+// whoever builds relations over the network (the front end, the
+// analysis). They give the copies no meaning.
 type Sets struct {
 	n    *Network
-	G    [numGlobalCopies]bdd.VarSet
-	L    [numLocalCopies]bdd.VarSet
+	G    [GlobalCopies]bdd.VarSet
+	L    [LocalCopies]bdd.VarSet
 	R    bdd.VarSet
 	ren  map[string]*bdd.Renaming
 	keep map[string]bdd.Node

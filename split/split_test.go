@@ -99,13 +99,13 @@ func TestRunningExample(t *testing.T) {
 	conf := x.Confluence(acc)
 	m := net.M
 	gs := func(c int, v uint64) bdd.Node { return m.Value(bdd.Ref{Var: net.Globals[0].Var, Copy: c}, v) }
-	require.False(t, m.And(conf, gs(pds.GStart, 0), gs(pds.GStart2, 1)).IsFalse(), "g and g' must be confluent")
-	require.True(t, m.And(conf, gs(pds.GStart, 0), gs(pds.GStart2, 0)).IsFalse(), "confluence is irreflexive")
+	require.False(t, m.And(conf, gs(symauto.GStart, 0), gs(symauto.GStart2, 1)).IsFalse(), "g and g' must be confluent")
+	require.True(t, m.And(conf, gs(symauto.GStart, 0), gs(symauto.GStart2, 0)).IsFalse(), "confluence is irreflexive")
 
 	live := m.And(changed2, m.Exists(acc, net.Sets().G[pds.GCur]))
 	classes := x.Partition(acc, live)
 	require.Len(t, classes, 2, "with only g and g' present, Algorithm 2 yields {g}, {g'}")
-	require.True(t, classes[0].Equal(gs(pds.GStart, 0)) || classes[0].Equal(gs(pds.GStart, 1)))
+	require.True(t, classes[0].Equal(gs(symauto.GStart, 0)) || classes[0].Equal(gs(symauto.GStart, 1)))
 	require.True(t, m.And(classes[0], classes[1]).IsFalse())
 
 	tuples, err := x.Split(t0[0], 1, u2, changed2, 2)
