@@ -93,25 +93,20 @@ func (s *Sets) Rename(a bdd.Node, moves ...Move) bdd.Node {
 
 // GlobalsEq returns copy a == copy b for every global (cached).
 func (s *Sets) GlobalsEq(a, b int) bdd.Node {
-	key := fmt.Sprintf("G%d%d", a, b)
-	if r, ok := s.keep[key]; ok {
-		return r
-	}
-	r := s.n.M.CopyEq(a, b, s.n.GlobalVars()...)
-	if s.n.M.Err() == nil { // never remember the False of a failed manager
-		s.keep[key] = r
-	}
-	return r
+	return s.copyEq(fmt.Sprintf("G%d%d", a, b), a, b, s.n.GlobalVars())
 }
 
 // LocalsEq returns copy a == copy b for the whole local block (cached).
 func (s *Sets) LocalsEq(a, b int) bdd.Node {
-	key := fmt.Sprintf("L%d%d", a, b)
+	return s.copyEq(fmt.Sprintf("L%d%d", a, b), a, b, s.n.LocalBits)
+}
+
+func (s *Sets) copyEq(key string, a, b int, vars []bdd.Var) bdd.Node {
 	if r, ok := s.keep[key]; ok {
 		return r
 	}
-	r := s.n.M.CopyEq(a, b, s.n.LocalBits...)
-	if s.n.M.Err() == nil {
+	r := s.n.M.CopyEq(a, b, vars...)
+	if s.n.M.Err() == nil { // never remember the False of a failed manager
 		s.keep[key] = r
 	}
 	return r
