@@ -21,7 +21,7 @@ import (
 // randomNet builds a random network from seed with table relations,
 // bool, int<2> and enum types, recursion and room for 4 threads.
 func randomNet(t testing.TB, seed int64) *pds.Network {
-	n, err := randnet.Generate(uint64(seed), randnet.Params{Threads: 1 + int(seed%2), Procs: 3, Labels: 3, LocalBits: 2,
+	n, err := randnet.Generate(uint64(seed), randnet.Params{Threads: 1 + int(seed%2), Procs: 3, Labels: 3, LocalBits: 1 + int(seed/2%2),
 		Rules: 3 + int(seed%4), Recursive: true, Forks: true, Errors: true, MaxThreads: 4, Density: 0.6, Enums: true, AnyLocals: true})
 	require.NoError(t, err, "seed %d", seed)
 	require.NoError(t, n.Validate(), "seed %d", seed)
