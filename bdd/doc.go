@@ -59,8 +59,9 @@
 //
 // Each has a test that catches it.
 //
-//   - OPdiff returns the right operand when the left one is false: Diff is
-//     And with Not.
+//   - OPdiff returned the right operand when the left one is false: fixed
+//     in the fork, and Diff is one OPdiff (no Not, which copies its
+//     operand: the kernel has no complement edges).
 //   - Exist with an empty variable set fails and leaves rudd's error set:
 //     Exists returns its operand (so does AndExists, via And).
 //   - Reference counts saturated at 1023 and the finalizers still

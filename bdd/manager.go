@@ -346,27 +346,61 @@ func (m *Manager) apply(a, b Node, op rudd.Operator) Node {
 	return m.call(func() rudd.Node { return m.b.Apply(a.n, b.n, op) })
 }
 
-// And returns the conjunction of ns (true for none).
+// And returns the conjunction of ns (true for none). It folds from the
+// first operand and calls the kernel only when neither side decides the
+// result (a constant, or equal operands).
 func (m *Manager) And(ns ...Node) Node {
-	r := m.tru
-	for _, n := range ns {
-		r = m.apply(r, n, rudd.OPand)
+	if len(ns) == 0 {
+		return m.tru
+	}
+	r := ns[0]
+	for _, n := range ns[1:] {
+		switch {
+		case r.IsFalse() || n.IsTrue() || r.Equal(n):
+		case n.IsFalse() || r.IsTrue():
+			r = n
+		default:
+			r = m.apply(r, n, rudd.OPand)
+		}
+	}
+	if m.err != nil {
+		return m.fls
 	}
 	return r
 }
 
-// Or returns the disjunction of ns (false for none).
+// Or returns the disjunction of ns (false for none), folded as And.
 func (m *Manager) Or(ns ...Node) Node {
-	r := m.fls
-	for _, n := range ns {
-		r = m.apply(r, n, rudd.OPor)
+	if len(ns) == 0 {
+		return m.fls
+	}
+	r := ns[0]
+	for _, n := range ns[1:] {
+		switch {
+		case r.IsTrue() || n.IsFalse() || r.Equal(n):
+		case n.IsTrue() || r.IsFalse():
+			r = n
+		default:
+			r = m.apply(r, n, rudd.OPor)
+		}
+	}
+	if m.err != nil {
+		return m.fls
 	}
 	return r
 }
 
-// Diff returns a AND NOT b. (rudd's OPdiff is wrong when a is false: it
-// returns b. So Diff is built from And and Not.)
-func (m *Manager) Diff(a, b Node) Node { return m.apply(a, m.Not(b), rudd.OPand) }
+// Diff returns a AND NOT b, in one kernel operation (the fork's OPdiff;
+// upstream rudd's was wrong when a is false).
+func (m *Manager) Diff(a, b Node) Node {
+	switch {
+	case a.IsFalse() || b.IsTrue() || a.Equal(b):
+		return m.fls
+	case b.IsFalse() && m.err == nil:
+		return a
+	}
+	return m.apply(a, b, rudd.OPdiff)
+}
 
 // Imp returns a IMPLIES b.
 func (m *Manager) Imp(a, b Node) Node { return m.apply(a, b, rudd.OPimp) }

@@ -186,7 +186,10 @@ func (b *BDD) apply(left int, right int) int {
 			return 0
 		}
 		if left == 0 {
-			return right
+			return 0 // cbreach: upstream returned right here, which is wrong
+		}
+		if right == 0 {
+			return left
 		}
 	case OPless:
 		if (left == right) || (left == 1) {
