@@ -55,12 +55,32 @@ func compile(prog *program, in *info, opts pds.Options) (net *pds.Network, err e
 
 func boolType() pds.Type { return pds.BoolType() }
 
+// initOf is the initial value of a declared variable: any value unless
+// the declaration gives a constant.
+func initOf(id *ident) pds.Init {
+	if id.init == nil || id.init.kind != eConst {
+		return pds.Init{Any: true}
+	}
+	if id.init.val {
+		return pds.Init{Value: 1}
+	}
+	return pds.Init{}
+}
+
+// declOf is the declaration of the i-th parameter or local.
+func (v *variant) declOf(i int) *ident {
+	if i < len(v.pr.params) {
+		return v.pr.params[i]
+	}
+	return v.pr.locals[i-len(v.pr.params)]
+}
+
 func (c *compiler) declare() {
 	for _, g := range c.prog.globals {
 		if _, ok := c.in.globals[g.name]; !ok || len(c.globals) != c.in.globals[g.name] {
 			continue
 		}
-		c.globals = append(c.globals, c.b.Global(g.name, boolType(), pds.Init{Any: true}, g.pos))
+		c.globals = append(c.globals, c.b.Global(g.name, boolType(), initOf(g), g.pos))
 	}
 	if c.in.getafix {
 		for _, name := range []string{"atomic", "super_atomic"} {
@@ -98,6 +118,8 @@ func (c *compiler) declare() {
 		for i, loc := range v.p.Locals {
 			if loc == v.held {
 				f.Locals[i] = pds.Init{Value: held}
+			} else if i < len(v.locals) && v.locals[i] != nil {
+				f.Locals[i] = initOf(v.declOf(i))
 			} else {
 				f.Locals[i] = pds.Init{Any: true}
 			}
@@ -295,8 +317,8 @@ func (c *compiler) heldAfter(v *variant, copyL int) bdd.Node {
 
 // frame completes a step's relation: the guard, every variable not in
 // writes unchanged, and the held flag.
-func (c *compiler) frame(v *variant, rel bdd.Node, writes []*ident) bdd.Node {
-	var gs []*pds.Global
+func (c *compiler) frame(v *variant, rel bdd.Node, writes []*ident, hidden ...*pds.Global) bdd.Node {
+	gs := hidden
 	var ls []*pds.Local
 	for _, w := range writes {
 		if i, ok := c.in.scopes[v.pr].vars[w.name]; ok {
@@ -417,7 +439,7 @@ func (c *compiler) stmt(v *variant, s *stmt, next *pds.Label) {
 		if s.kind == sAtomicEnd {
 			x = m.Not(x)
 		}
-		c.step(at, next, c.frame(v, x, []*ident{{name: c.lockVar.Name}}), s.pos)
+		c.step(at, next, c.frame(v, x, nil, c.lockVar), s.pos)
 	}
 }
 
@@ -457,6 +479,15 @@ func (c *compiler) call(v *variant, s *stmt, at, next *pds.Label) {
 	for i, e := range s.exprs {
 		t, f := c.eval(v, e)
 		rel = m.And(rel, c.set(c.n.LocalVec(cv.locals[i], pds.LNext)[0], t, f))
+	}
+	for i := len(cv.pr.params); i < len(cv.locals); i++ {
+		if l := cv.locals[i]; l != nil && initOf(cv.declOf(i)) != (pds.Init{Any: true}) {
+			x := c.n.LocalVec(l, pds.LNext)[0]
+			if initOf(cv.declOf(i)).Value == 0 {
+				x = m.Not(x)
+			}
+			rel = m.And(rel, x)
+		}
 	}
 	if cv.held != nil {
 		rel = m.And(rel, m.Equiv(c.n.LocalVec(cv.held, pds.LNext)[0], c.lockOn(pds.GCur)))

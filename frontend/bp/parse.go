@@ -123,7 +123,14 @@ func (p *parser) decl() []*ident {
 	p.expect("decl")
 	var ids []*ident
 	for {
-		ids = append(ids, p.ident())
+		id := p.ident()
+		ids = append(ids, id)
+		if p.got(":=") {
+			id.init = p.expr()
+			if k := id.init.kind; k != eConst && k != eNondet {
+				p.errorAt(id.init.pos, "an initial value is 0, 1, T, F or *")
+			}
+		}
 		if p.is("<") {
 			p.errorAt(p.tok.pos, "variables of type bool<n> are not supported (only procedure results may be bool<n>)")
 			p.sync()

@@ -19,6 +19,7 @@ type program struct {
 type ident struct {
 	name string
 	pos  diag.Pos
+	init *expr // decl x := e: a constant 0, 1, T, F or * (nil: any value)
 }
 
 // proc is a procedure: void (results 0), bool (1) or bool<n> (n).
