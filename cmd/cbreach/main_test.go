@@ -60,6 +60,8 @@ func TestCommandLine(t *testing.T) {
 		{"cuba-no-target-tops", []string{"-k", "3", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitSafe},
 		{"cuba-no-target-json", []string{"-k", "3", "--json", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitSafe},
 		{"cuba-missing-init", []string{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, exitUsage},
+		{"bp", []string{"-k", "3", filepath.Join("testdata", "bp", "race.bp")}, exitViolation},
+		{"bp-bad", []string{filepath.Join("testdata", "bp", "bad.bp")}, exitUsage},
 		{"cuba-without-flag", []string{filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
 		{"eager-too-many", []string{"--split", "eager", filepath.Join("testdata", "limits", "sub32.pds")}, exitUnknown},
 	}

@@ -216,7 +216,7 @@ func (c *compiler) labelStmts(v *variant, list []*stmt) {
 		v.labels[s] = c.label(v, at, s.pos)
 		switch s.kind {
 		case sAssert:
-			v.extra[s] = c.b.ErrorLabel(v.p, c.uniq(v, at+".err"), pds.Assert, "assertion", s.pos)
+			v.extra[s] = c.b.ErrorLabel(v.p, c.uniq(v, at+".err"), pds.Assert, s.text, s.pos)
 		case sCall:
 			v.extra[s] = c.label(v, at+".ret", s.pos)
 		case sEndThread:

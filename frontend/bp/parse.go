@@ -271,9 +271,13 @@ func (p *parser) stmt() *stmt {
 		if p.tok.text == "assert" {
 			s.kind = sAssert
 		}
+		start := p.tok.off - len(p.tok.text)
 		p.next()
 		ok = p.expect("(")
 		s.exprs = []*expr{p.expr()}
+		if ok && p.is(")") {
+			s.text = string(p.sc.src[start:p.tok.off])
+		}
 		ok = ok && p.expect(")")
 	case p.got("start_thread"):
 		s.kind = sStartThread

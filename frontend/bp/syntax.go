@@ -62,6 +62,7 @@ type stmt struct {
 	conds     []*expr   // if and elsif conditions
 	blocks    [][]*stmt // their blocks, then the else block (if any)
 	hasElse   bool
+	text      string // assert: its source text, for the error label
 	body      []*stmt // while
 }
 
@@ -109,6 +110,7 @@ type token struct {
 	kind tokKind
 	text string
 	pos  diag.Pos
+	off  int // byte offset of the end of the token
 }
 
 func (t token) String() string {
@@ -167,6 +169,7 @@ func (s *scanner) pos() diag.Pos { return diag.Pos{File: s.file, Line: s.line, C
 func (s *scanner) next() token {
 	for {
 		if t := s.scan(); t.kind != tBad {
+			t.off = s.off
 			return t
 		}
 	}
