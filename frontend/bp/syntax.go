@@ -62,7 +62,7 @@ type stmt struct {
 	conds     []*expr   // if and elsif conditions
 	blocks    [][]*stmt // their blocks, then the else block (if any)
 	hasElse   bool
-	text      string // assert: its source text, for the error label
+	text      string  // assert: its source text, for the error label
 	body      []*stmt // while
 }
 
