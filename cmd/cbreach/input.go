@@ -38,14 +38,14 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 		return loadBP(in, file, src, c)
 	}
 	if !c.cuba {
-		if bp.LooksLikeProgram(src) && !cuba.LooksLikeSystem(src) {
-			return in, fmt.Errorf("cbreach: %s looks like a Boolean program (procedures with begin ... end), not a .pds program: run it with --bp", file)
-		}
 		if cuba.LooksLikeSystem(src) {
 			return in, fmt.Errorf("cbreach: %s looks like a CUBA concurrent pushdown system, not a .pds program: run it with --cuba", file)
 		}
 		net, err := frontend.CompileWith(file, src, frontend.Options{MaxThreads: c.maxThreads, Context: ctx,
 			Limits: limitsOf(c)})
+		if err != nil && bp.LooksLikeProgram(src) {
+			return in, fmt.Errorf("cbreach: %s looks like a Boolean program (procedures with begin ... end), not a .pds program: run it with --bp", file)
+		}
 		if err != nil {
 			return in, err
 		}

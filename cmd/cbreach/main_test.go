@@ -62,6 +62,9 @@ func TestCommandLine(t *testing.T) {
 		{"cuba-missing-init", []string{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, exitUsage},
 		{"bp", []string{"-k", "3", filepath.Join("testdata", "bp", "race.bp")}, exitViolation},
 		{"bp-bad", []string{filepath.Join("testdata", "bp", "bad.bp")}, exitUsage},
+		{"bp-wrong-guess", []string{filepath.Join("testdata", "bp", "notbp.bp")}, exitUsage},
+		{"bp-without-flag", []string{filepath.Join("testdata", "bp", "boolean.pds")}, exitUsage},
+		{"bp-flag", []string{"--bp", "-k", "1", filepath.Join("testdata", "bp", "boolean.pds")}, exitSafe},
 		{"cuba-without-flag", []string{filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
 		{"eager-too-many", []string{"--split", "eager", filepath.Join("testdata", "limits", "sub32.pds")}, exitUnknown},
 	}

@@ -1,10 +1,6 @@
 package bp
 
-import (
-	"bytes"
-
-	"github.com/cbreach/cbreach/pds"
-)
+import "github.com/cbreach/cbreach/pds"
 
 // Read compiles the Boolean program src, read from the file name, into a
 // pushdown network. On bad input the error is an [ErrorList] of at most
@@ -24,27 +20,22 @@ func Read(name string, src []byte, opts pds.Options) (*pds.Network, error) {
 	return compile(prog, info, opts)
 }
 
-// LooksLikeProgram reports whether src looks like a Boolean program: a
-// procedure written with begin and end, or a decl, outside comments.
+// LooksLikeProgram reports whether src looks like a Boolean program: it
+// has the keyword begin after void or bool, outside comments, within its
+// first 5000 tokens. It does not parse the program.
 func LooksLikeProgram(src []byte) bool {
-	errs := &errorList{}
-	sc := scanner{src: src, line: 1, col: 1, errs: errs}
-	begin, decl, assign := false, false, false
-	for i := 0; i < 2000; i++ {
+	sc := scanner{src: src, line: 1, col: 1, errs: &errorList{}}
+	head := false
+	for i := 0; i < 5000; i++ {
 		t := sc.next()
 		switch {
 		case t.kind == tEOF:
-			return begin && (decl || assign) || begin && bytes.Contains(src, []byte("end"))
-		case t.kind == tKeyword && t.text == "begin":
-			begin = true
-		case t.kind == tKeyword && t.text == "decl":
-			decl = true
-		case t.kind == tPunct && t.text == ":=":
-			assign = true
-		}
-		if begin && (decl || assign) {
+			return false
+		case t.kind == tKeyword && (t.text == "void" || t.text == "bool"):
+			head = true
+		case t.kind == tKeyword && t.text == "begin" && head:
 			return true
 		}
 	}
-	return begin
+	return false
 }
