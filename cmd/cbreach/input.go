@@ -11,6 +11,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/frontend/bp"
 	"github.com/cbreach/cbreach/frontend/cuba"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -33,12 +34,18 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	if err != nil {
 		return in, err
 	}
+	if c.bp || !c.cuba && strings.EqualFold(filepath.Ext(file), ".bp") {
+		return loadBP(in, file, src, c)
+	}
 	if !c.cuba {
 		if cuba.LooksLikeSystem(src) {
 			return in, fmt.Errorf("cbreach: %s looks like a CUBA concurrent pushdown system, not a .pds program: run it with --cuba", file)
 		}
 		net, err := frontend.CompileWith(file, src, frontend.Options{MaxThreads: c.maxThreads, Context: ctx,
 			Limits: limitsOf(c)})
+		if err != nil && bp.LooksLikeProgram(src) {
+			return in, fmt.Errorf("cbreach: %s looks like a Boolean program (procedures with begin ... end), not a .pds program: run it with --bp", file)
+		}
 		if err != nil {
 			return in, err
 		}
@@ -88,6 +95,20 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 		return in, err
 	}
 	in.targets = []cbr.Target{inst.EngineTarget(tg)}
+	return in, nil
+}
+
+// loadBP reads a concurrent Boolean program: with --bp, or guessed from
+// the .bp extension (then a file that is not one gets a message saying so).
+func loadBP(in *input, file string, src []byte, c *config) (*input, error) {
+	net, err := bp.Read(file, src, pds.Options{MaxThreads: c.maxThreads})
+	if err != nil && !c.bp && !bp.LooksLikeProgram(src) {
+		return in, fmt.Errorf("cbreach: %s was read as a Boolean program for its .bp extension, but it does not look like one (no procedure with begin ... end): give --cuba for a CUBA system, or name a .pds program .pds\n%v", file, err)
+	}
+	if err != nil {
+		return in, err
+	}
+	in.net = net
 	return in, nil
 }
 

@@ -3,6 +3,7 @@
 // runs of one thread).
 //
 //	cbreach [flags] FILE.pds
+//	cbreach [flags] [--bp] FILE.bp
 //	cbreach [flags] --cuba SYSTEM.pds [--init SYSTEM.init] [--target SYSTEM.spec | --target 'q|t0,t1']
 //
 // Exit status: 0 no violation within the bound, 1 violation, 2 bad input
@@ -74,6 +75,7 @@ type config struct {
 	quiet      bool
 	version    bool
 	cuba       bool
+	bp         bool
 	init       string
 	target     string
 	reachTops  bool
@@ -86,7 +88,7 @@ type config struct {
 
 // longFlags are the names that may be written with a single dash.
 var longFlags = []string{"contexts", "split", "prune", "all", "max-threads", "timeout", "max-nodes", "max-memory", "max-tuples",
-	"json", "stats", "print-rules", "version", "help", "cuba", "init", "target", "reach-tops", "per-bound", "unbounded", "no-dedup"}
+	"json", "stats", "print-rules", "version", "help", "cuba", "bp", "init", "target", "reach-tops", "per-bound", "unbounded", "no-dedup"}
 
 // normalizeArgs turns "-split" into "--split" (and "-split=lazy" into
 // "--split=lazy") for the long flag names, so that the usage of the
@@ -114,6 +116,7 @@ func normalizeArgs(args []string) []string {
 
 func usage(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, `Usage: cbreach [flags] FILE.pds
+       cbreach [flags] [--bp] FILE.bp
        cbreach [flags] --cuba SYSTEM.pds [--init SYSTEM.init] [--target SPEC]
 
 cbreach finds errors (failed assertions, indices out of range) that a
@@ -160,6 +163,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.BoolVar(&c.printRules, "print-rules", false, "compile and print the pushdown network, do not analyze")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print only the verdict line")
 	fs.BoolVar(&c.cuba, "cuba", false, "the input is a CUBA concurrent pushdown system (.pds with .init)")
+	fs.BoolVar(&c.bp, "bp", false, "the input is a concurrent Boolean program (Boppo or Getafix dialect; the default for .bp files)")
 	fs.StringVar(&c.init, "init", "", "CUBA: the initial configuration `FILE` (default: FILE.init beside the .pds)")
 	fs.StringVar(&c.target, "target", "", "CUBA: the target visible state, a .spec `FILE` or inline 'q|t0,t1,...' (default: FILE.spec beside the .pds, if present)")
 	fs.BoolVar(&c.unbounded, "unbounded", false, "deepen the bound until the reachable configurations stop growing (or a violation, or a limit)")
@@ -278,6 +282,8 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 		return cbr.Options{}, fmt.Errorf("--max-nodes: need 0 or more, got %d", c.maxNodes)
 	case c.maxTuples < 0:
 		return cbr.Options{}, fmt.Errorf("--max-tuples: need 0 or more, got %d", c.maxTuples)
+	case c.cuba && c.bp:
+		return cbr.Options{}, errors.New("--cuba and --bp exclude each other")
 	case !c.cuba && (c.init != "" || c.target != ""):
 		return cbr.Options{}, errors.New("--init and --target go with --cuba")
 	}

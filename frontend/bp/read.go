@@ -1,0 +1,41 @@
+package bp
+
+import "github.com/cbreach/cbreach/pds"
+
+// Read compiles the Boolean program src, read from the file name, into a
+// pushdown network. On bad input the error is an [ErrorList] of at most
+// MaxErrors positioned errors (then "too many errors (N more)"), sorted by
+// position; any other error comes from the BDD layer or is a bug. Read
+// never panics on any input.
+func Read(name string, src []byte, opts pds.Options) (*pds.Network, error) {
+	errs := &errorList{}
+	prog := parse(name, src, errs)
+	if !errs.empty() {
+		return nil, errs.err()
+	}
+	info := check(name, prog, errs)
+	if !errs.empty() {
+		return nil, errs.err()
+	}
+	return compile(prog, info, opts)
+}
+
+// LooksLikeProgram reports whether src looks like a Boolean program: it
+// has the keyword begin after void or bool, outside comments, within its
+// first 5000 tokens. It does not parse the program.
+func LooksLikeProgram(src []byte) bool {
+	sc := scanner{src: src, line: 1, col: 1, errs: &errorList{}}
+	head := false
+	for i := 0; i < 5000; i++ {
+		t := sc.next()
+		switch {
+		case t.kind == tEOF:
+			return false
+		case t.kind == tKeyword && (t.text == "void" || t.text == "bool"):
+			head = true
+		case t.kind == tKeyword && t.text == "begin" && head:
+			return true
+		}
+	}
+	return false
+}
