@@ -224,8 +224,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 		return exitSafe
 	}
-	if in.cuba && len(in.targets) == 0 && !c.perBound {
-		fmt.Fprintf(stderr, "cbreach: %s has no target: no .spec beside it and no --target. Give one with --target, or count the reachable visible states with --per-bound\n", file)
+	if in.cuba && len(in.targets) == 0 && !c.perBound && !c.unbounded {
+		fmt.Fprintf(stderr, "cbreach: %s has no target: no .spec beside it and no --target. Give one with --target, count the reachable visible states with --per-bound, or look for convergence with --unbounded\n", file)
 		return exitUsage
 	}
 	opts.Targets = in.targets

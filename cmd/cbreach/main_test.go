@@ -61,6 +61,7 @@ func TestCommandLine(t *testing.T) {
 		{"cuba-no-target", []string{"--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitUsage},
 		{"cuba-no-target-tops", []string{"-k", "3", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitSafe},
 		{"cuba-no-target-json", []string{"-k", "3", "--json", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitSafe},
+		{"cuba-no-target-unbounded", []string{"--unbounded", "--cuba", filepath.Join("testdata", "cuba", "notarget.pds")}, exitSafe},
 		{"cuba-missing-init", []string{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, exitUsage},
 		{"bp", []string{"-k", "3", filepath.Join("testdata", "bp", "race.bp")}, exitViolation},
 		{"bp-bad", []string{filepath.Join("testdata", "bp", "bad.bp")}, exitUsage},

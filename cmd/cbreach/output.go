@@ -68,8 +68,10 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		}
 		fmt.Fprintf(&b, "SAFE for any number of contexts: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
 			what, plural(r.Converged, "context"), plural(r.Bound, "context"))
-	case noTarget(in):
+	case noTarget(in) && counts != nil:
 		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable visible states follow\n", in.file)
+	case noTarget(in) && r.Converged >= 0:
+		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable configurations stop growing at %s\n", in.file, plural(r.Converged, "context"))
 	case in.cuba:
 		fmt.Fprintf(&b, "SAFE within %s: the target is not reachable with at most %s\n", plural(r.Bound, "context"), plural(r.Bound, "context"))
 	default:
