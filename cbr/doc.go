@@ -37,6 +37,19 @@
 // otherwise, for the bound in Result.Bound. The types are package
 // engine's, shared by every engine.
 //
+// # Coverage and convergence
+//
+// Breadth-first order gives Result.Complete: when the first item with j
+// contexts is taken, every tuple with at most j contexts has been made
+// and checked. When no tuple is kept at level j+1 (every successor of the
+// items with j contexts stale or pruned), the reachable configurations
+// have stopped growing at j (Result.Converged): by the induction below,
+// every configuration reachable with j+1 contexts, hence with any number,
+// lies in a tuple kept with at most j. The k-th context's results are
+// split and pruned to tell this at k-1 when the kept tuples per level have
+// begun to shrink. Options.Unbounded deepens until convergence, a
+// violation or a limit (docs/design.md, "Convergence and coverage").
+//
 // # Counting
 //
 // Stats.ViewTuples counts the items taken from the worklist to compute
