@@ -349,39 +349,29 @@ func (m *Manager) apply(a, b Node, op rudd.Operator) Node {
 // And returns the conjunction of ns (true for none). It folds from the
 // first operand and calls the kernel only when neither side decides the
 // result (a constant, or equal operands).
-func (m *Manager) And(ns ...Node) Node {
-	if len(ns) == 0 {
-		return m.tru
-	}
-	r := ns[0]
-	for _, n := range ns[1:] {
-		switch {
-		case r.IsFalse() || n.IsTrue() || r.Equal(n):
-		case n.IsFalse() || r.IsTrue():
-			r = n
-		default:
-			r = m.apply(r, n, rudd.OPand)
-		}
-	}
-	if m.err != nil {
-		return m.fls
-	}
-	return r
-}
+func (m *Manager) And(ns ...Node) Node { return m.fold(ns, m.tru, rudd.OPand) }
 
 // Or returns the disjunction of ns (false for none), folded as And.
-func (m *Manager) Or(ns ...Node) Node {
+func (m *Manager) Or(ns ...Node) Node { return m.fold(ns, m.fls, rudd.OPor) }
+
+// fold combines ns with op, whose neutral element is unit (true for And,
+// false for Or) and whose absorbing element is the other constant.
+func (m *Manager) fold(ns []Node, unit Node, op rudd.Operator) Node {
 	if len(ns) == 0 {
-		return m.fls
+		return unit
+	}
+	absorbing := m.tru
+	if unit.IsTrue() {
+		absorbing = m.fls
 	}
 	r := ns[0]
 	for _, n := range ns[1:] {
 		switch {
-		case r.IsTrue() || n.IsFalse() || r.Equal(n):
-		case n.IsTrue() || r.IsFalse():
+		case r.Equal(absorbing) || n.Equal(unit) || r.Equal(n):
+		case n.Equal(absorbing) || r.Equal(unit):
 			r = n
 		default:
-			r = m.apply(r, n, rudd.OPor)
+			r = m.apply(r, n, op)
 		}
 	}
 	if m.err != nil {

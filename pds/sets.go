@@ -2,6 +2,7 @@ package pds
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -131,30 +132,21 @@ func (n *Network) Unchanged(except ...*Global) bdd.Node {
 // LocalsUnchanged returns L' == L for every local of p except the given
 // ones (copy to of the locals equals copy LCur).
 func (n *Network) LocalsUnchanged(p *Proc, to int, except ...*Local) bdd.Node {
-	skip := map[*Local]bool{}
-	for _, l := range except {
-		skip[l] = true
-	}
-	r := n.M.True()
-	for _, l := range p.Locals {
-		if !skip[l] {
-			r = n.M.And(r, n.M.Eq(n.LocalVec(l, to), n.LocalVec(l, LCur)))
-		}
-	}
-	return r
+	return n.eachLocal(p, except, func(l *Local) bdd.Node { return n.M.Eq(n.LocalVec(l, to), n.LocalVec(l, LCur)) })
 }
 
 // LocalsZero returns "every local of p is zero in copy c, except the given
 // ones" (fresh locals at a call).
 func (n *Network) LocalsZero(p *Proc, c int, except ...*Local) bdd.Node {
-	skip := map[*Local]bool{}
-	for _, l := range except {
-		skip[l] = true
-	}
+	return n.eachLocal(p, except, func(l *Local) bdd.Node { return n.M.Eq(n.LocalVec(l, c), n.M.ConstVec(0, l.Type.Bits)) })
+}
+
+// eachLocal returns the conjunction of f over the locals of p but except.
+func (n *Network) eachLocal(p *Proc, except []*Local, f func(*Local) bdd.Node) bdd.Node {
 	r := n.M.True()
 	for _, l := range p.Locals {
-		if !skip[l] {
-			r = n.M.And(r, n.M.Eq(n.LocalVec(l, c), n.M.ConstVec(0, l.Type.Bits)))
+		if !slices.Contains(except, l) {
+			r = n.M.And(r, f(l))
 		}
 	}
 	return r

@@ -318,6 +318,13 @@ func (c *compiler) heldAfter(v *variant, copyL int) bdd.Node {
 // frame completes a step's relation: the guard, every variable not in
 // writes unchanged, and the held flag.
 func (c *compiler) frame(v *variant, rel bdd.Node, writes []*ident, hidden ...*pds.Global) bdd.Node {
+	return c.m.And(rel, c.guard(v), c.keepOthers(v, writes, hidden...))
+}
+
+// keepOthers is the frame condition of a step of v that writes the
+// variables writes (and the hidden globals): everything else is kept,
+// and the lock flag carried on.
+func (c *compiler) keepOthers(v *variant, writes []*ident, hidden ...*pds.Global) bdd.Node {
 	gs := hidden
 	var ls []*pds.Local
 	for _, w := range writes {
@@ -330,7 +337,7 @@ func (c *compiler) frame(v *variant, rel bdd.Node, writes []*ident, hidden ...*p
 	if v.held != nil {
 		ls = append(ls, v.held)
 	}
-	return c.m.And(rel, c.guard(v), c.n.Unchanged(gs...), c.n.LocalsUnchanged(v.p, pds.LNext, ls...), c.heldAfter(v, pds.LNext))
+	return c.m.And(c.n.Unchanged(gs...), c.n.LocalsUnchanged(v.p, pds.LNext, ls...), c.heldAfter(v, pds.LNext))
 }
 
 func (c *compiler) step(from, to *pds.Label, rel bdd.Node, pos diag.Pos) {
@@ -502,19 +509,7 @@ func (c *compiler) call(v *variant, s *stmt, at, next *pds.Label) {
 			recv = m.And(recv, m.Equiv(c.cur(v, t.name, pds.LNext, pds.GNext), r[i]))
 		}
 		// The receive relation is not guarded: the returning thread runs.
-		var gs []*pds.Global
-		var ls []*pds.Local
-		for _, w := range s.targets {
-			if i, ok := c.in.scopes[v.pr].vars[w.name]; ok {
-				ls = append(ls, v.locals[i])
-			} else {
-				gs = append(gs, c.globals[c.in.globals[w.name]])
-			}
-		}
-		if v.held != nil {
-			ls = append(ls, v.held)
-		}
-		recv = m.And(recv, c.n.Unchanged(gs...), c.n.LocalsUnchanged(v.p, pds.LNext, ls...), c.heldAfter(v, pds.LNext))
+		recv = m.And(recv, c.keepOthers(v, s.targets))
 		c.b.SetRecv(ret, recv)
 	}
 	c.step(ret, next, c.frame(v, m.True(), nil), s.pos)
