@@ -10,19 +10,7 @@ import (
 
 func TestScan(t *testing.T) {
 	src := "int<3> x = 0x1f; // comment\n/* block\n */ a&&b || !c != d <= e >= f ? : [ ] { } , ; -*+ 12"
-	file := token.NewFile("s.pds", len(src))
-	var s Scanner
-	var errs []string
-	s.Init(file, []byte(src), func(pos token.Pos, msg string) { errs = append(errs, msg) })
-	var got []string
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		p := file.Position(pos)
-		got = append(got, fmt.Sprintf("%d:%d:%s%s", p.Line, p.Col, tok, lit))
-	}
+	got, errs := scanAll(src)
 	want := "1:1:intint 1:4:< 1:5:NUMBER3 1:6:> 1:8:IDENTx 1:10:= 1:12:NUMBER0x1f 1:16:; " +
 		"3:5:IDENTa 3:6:&& 3:8:IDENTb 3:10:|| 3:13:! 3:14:IDENTc 3:16:!= 3:19:IDENTd 3:21:<= 3:24:IDENTe 3:26:>= 3:29:IDENTf " +
 		"3:31:? 3:33:: 3:35:[ 3:37:] 3:39:{ 3:41:} 3:43:, 3:45:; 3:47:- 3:48:* 3:49:+ 3:51:NUMBER12"
@@ -70,24 +58,28 @@ func TestScanByteOrderMark(t *testing.T) {
 		{"skip \uFEFF;", "1:1:skipskip 1:6:ILLEGAL\uFEFF 1:9:; error 1:6: invalid character (only ASCII is allowed outside comments)"},
 		{"\uFEFF\uFEFF", "1:4:ILLEGAL\uFEFF error 1:4: invalid character (only ASCII is allowed outside comments)"},
 	} {
-		file := token.NewFile("b.pds", len(tc.src))
-		var s Scanner
-		var errs []string
-		s.Init(file, []byte(tc.src), func(pos token.Pos, msg string) {
-			p := file.Position(pos)
-			errs = append(errs, fmt.Sprintf("error %d:%d: %s", p.Line, p.Col, msg))
-		})
-		var got []string
-		for {
-			pos, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			p := file.Position(pos)
-			got = append(got, fmt.Sprintf("%d:%d:%s%s", p.Line, p.Col, tok, lit))
-		}
+		got, errs := scanAll(tc.src)
 		if g := strings.Join(append(got, errs...), " "); g != tc.want {
 			t.Errorf("%q: got %q want %q", tc.src, g, tc.want)
 		}
+	}
+}
+
+// scanAll returns the tokens of src as "line:col:TOKlit" and the errors as
+// "error line:col: msg".
+func scanAll(src string) (toks, errs []string) {
+	file := token.NewFile("s.pds", len(src))
+	var s Scanner
+	s.Init(file, []byte(src), func(pos token.Pos, msg string) {
+		p := file.Position(pos)
+		errs = append(errs, fmt.Sprintf("error %d:%d: %s", p.Line, p.Col, msg))
+	})
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return toks, errs
+		}
+		p := file.Position(pos)
+		toks = append(toks, fmt.Sprintf("%d:%d:%s%s", p.Line, p.Col, tok, lit))
 	}
 }
