@@ -372,6 +372,11 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*symauto.Auto, bdd.Nod
 	err := s.Run(a.ctx)
 	a.res.Stats.PostStarCalls++
 	a.res.Stats.PostStarSteps += s.Steps()
+	if err == nil {
+		// The limits at a point of the run that does not depend on
+		// timing, besides every 1024 operations: a short run is checked too.
+		err = a.net.M.Check()
+	}
 	if err != nil {
 		return nil, bdd.Node{}, err
 	}
