@@ -80,7 +80,7 @@ func reachDiff(net *pds.Network, ref *pexp.Result, got map[string]int) string {
 // the verdict and sites, and fewer states over all programs. Without recursion it
 // agrees with the symbolic engine, eager and lazy.
 func TestRandomDifferential(t *testing.T) {
-	seeds := 300
+	seeds := 200
 	if testing.Short() {
 		seeds = 60
 	}

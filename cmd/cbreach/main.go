@@ -78,6 +78,8 @@ type config struct {
 	target     string
 	reachTops  bool
 
+	engine engineFlags // --engine and the explicit engine's flags (engines.go)
+
 	memory int64 // maxMemory parsed
 	stdin  io.Reader
 }
@@ -130,6 +132,9 @@ Flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
+Flags marked "explicit engine" apply to --engine explicit only; --split,
+--prune, --no-dedup, --max-tuples and --reach-tops to --engine cbr only.
+
 Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
 usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
 Ctrl-C, cut the search off; what was covered is printed).
@@ -161,6 +166,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.StringVar(&c.init, "init", "", "CUBA: the initial configuration `FILE` (default: FILE.init beside the .pds)")
 	fs.StringVar(&c.target, "target", "", "CUBA: the target visible state, a .spec `FILE` or inline 'q|t0,t1,...' (default: FILE.spec beside the .pds, if present)")
 	fs.BoolVar(&c.reachTops, "reach-tops", false, "count the reachable visible states (globals and stack tops) for every bound up to k")
+	addEngineFlags(fs, &c.engine)
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
@@ -181,6 +187,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitUsage
 	}
 	opts, err := options(&c, fs)
+	if err == nil {
+		err = checkEngine(&c, fs)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cbreach: %v\n", err)
 		return exitUsage
@@ -223,11 +232,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	opts.Targets = in.targets
 	if tty && !c.json && !c.quiet {
 		opts.OnProgress = progress(stderr)
+		if c.engine.name == "explicit" {
+			opts.OnProgress = explicitProgress(stderr)
+		}
 	}
 	var res *cbr.Result
 	var counts []int
 	if c.reachTops {
 		counts, res, err = cbr.VisibleStates(ctx, in.net, opts)
+	} else if c.engine.name == "explicit" {
+		res, err = runExplicit(ctx, in.net, &c, opts)
 	} else {
 		res, err = cbr.Analyze(ctx, in.net, opts)
 	}

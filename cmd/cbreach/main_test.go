@@ -62,6 +62,17 @@ func TestCommandLine(t *testing.T) {
 		{"cuba-missing-init", []string{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, exitUsage},
 		{"cuba-without-flag", []string{filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
 		{"eager-too-many", []string{"--split", "eager", filepath.Join("testdata", "limits", "sub32.pds")}, exitUnknown},
+		{"explicit-violation", []string{"--engine", "explicit", "-k", "5", bt}, exitViolation},
+		{"explicit-safe-stats", []string{"--engine", "explicit", "-k", "4", "--stats", bt}, exitSafe},
+		{"explicit-no-por", []string{"-engine", "explicit", "--no-por", "-k", "4", "--stats", bt}, exitSafe},
+		{"json-explicit", []string{"--json", "--engine", "explicit", "-k", "5", "--all", bt}, exitViolation},
+		{"explicit-depth", []string{"--engine", "explicit", "--max-depth", "5", filepath.Join("testdata", "deep.pds")}, exitUnknown},
+		{"explicit-cuba-target", []string{"--engine", "explicit", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
+		{"explicit-timeout", []string{"--engine", "explicit", "--timeout", "1ns", "-k", "5", bt}, exitUnknown},
+		{"explicit-split", []string{"--engine", "explicit", "--split", "eager", bt}, exitUsage},
+		{"explicit-reach-tops", []string{"--engine", "explicit", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
+		{"cbr-max-depth", []string{"--max-depth", "5", bt}, exitUsage},
+		{"bad-engine", []string{"--engine", "magic", bt}, exitUsage},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,7 +97,11 @@ func TestCommandLine(t *testing.T) {
 			if strings.HasPrefix(tc.name, "json") {
 				var v map[string]any
 				require.NoError(t, json.Unmarshal(out.Bytes(), &v), "--json prints one JSON object")
-				for _, k := range []string{"verdict", "bound", "split", "contexts", "viewTuples", "violations", "stats"} {
+				keys := []string{"verdict", "bound", "split", "contexts", "viewTuples", "violations", "stats"}
+				if strings.Contains(tc.name, "explicit") {
+					keys = []string{"verdict", "bound", "engine", "contexts", "viewTuples", "violations", "stats", "explicit"}
+				}
+				for _, k := range keys {
 					require.Contains(t, v, k)
 				}
 			}
