@@ -114,8 +114,9 @@
 // happened and no violation was found the verdict is Unknown with
 // engine.ErrDepthLimit, never Safe. A start beyond the network's thread
 // bound moves the thread to the fork's cutoff label and gives Unknown
-// with engine.ErrThreadBound. Limits.MaxMemory bounds an estimate of the
-// bytes of the stored states (deterministic) as well as the process's
-// memory; the context's deadline and cancellation are checked every 256
-// states.
+// with engine.ErrThreadBound. Options.MaxStateBytes bounds an estimate of
+// the bytes of the stored states (deterministic: the run stops at the same
+// state every time) and Limits.MaxMemory the process's memory, both with
+// engine.ErrMemoryLimit; the context's deadline and cancellation are
+// checked every 256 states.
 package explicit

@@ -35,10 +35,13 @@ type Options struct {
 	// documentation, "Partial-order reduction"): every thread may be
 	// switched to after every step.
 	NoPOR bool
-	// Limits: MaxMemory bounds the bytes of the stored states (an
-	// estimate, the same in every run) and, as elsewhere, of the process;
-	// MaxNodes the BDD nodes of the rule enumerations. MaxTuples does not
-	// apply. Time comes with ctx.
+	// MaxStateBytes bounds an estimate of the bytes of the stored states
+	// and queues, the same in every run (0: no bound); reaching it gives
+	// engine.ErrMemoryLimit.
+	MaxStateBytes int64
+	// Limits: MaxMemory bounds the bytes the process holds, MaxNodes the
+	// BDD nodes of the rule enumerations, as elsewhere. MaxTuples does
+	// not apply. Time comes with ctx.
 	engine.Limits
 
 	// OnProgress, when set, is called every ProgressEvery states.
@@ -166,7 +169,7 @@ func (a *search) reason(err error) string {
 	case errors.Is(err, engine.ErrNodeLimit):
 		return "BDD node limit reached"
 	case errors.Is(err, errStates):
-		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxMemory)
+		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxStateBytes)
 	case errors.Is(err, engine.ErrMemoryLimit):
 		return "memory limit reached"
 	case errors.Is(err, engine.ErrThreadBound):
@@ -259,7 +262,7 @@ func (a *search) queue(j int, key string, threads, last int, reduced bool) error
 	rec[slot(last, reduced)] = uint8(j)
 	a.buckets[j] = append(a.buckets[j], item{key, last, reduced})
 	a.bytes += itemBytes
-	if a.opts.MaxMemory > 0 && a.bytes > a.opts.MaxMemory {
+	if a.opts.MaxStateBytes > 0 && a.bytes > a.opts.MaxStateBytes {
 		return errStates
 	}
 	return nil
@@ -280,6 +283,9 @@ func (a *search) run() error {
 		}
 	}
 	for j := 0; j <= a.k; j++ {
+		if err := a.ctx.Err(); err != nil {
+			return err
+		}
 		for len(a.buckets[j]) > 0 {
 			b := a.buckets[j]
 			it := b[len(b)-1]

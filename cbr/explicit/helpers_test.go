@@ -2,6 +2,7 @@ package explicit_test
 
 import (
 	"fmt"
+	"os"
 	"sort"
 
 	"github.com/cbreach/cbreach/cbr/engine"
@@ -20,3 +21,5 @@ func sites(r *engine.Result) []string {
 	sort.Strings(s)
 	return s
 }
+
+func readFile(file string) ([]byte, error) { return os.ReadFile(file) }

@@ -69,7 +69,7 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 // runExplicit runs the explicit engine with the options of the command.
 func runExplicit(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
 	xo := explicit.Options{Contexts: opts.Contexts, MaxDepth: c.engine.maxDepth, All: opts.All, Targets: opts.Targets,
-		NoPOR: c.engine.noPOR, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, OnProgress: opts.OnProgress}
+		NoPOR: c.engine.noPOR, MaxStateBytes: opts.MaxMemory, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, OnProgress: opts.OnProgress}
 	r, err := explicit.Run(ctx, net, xo)
 	if r == nil {
 		return nil, err

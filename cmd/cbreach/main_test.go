@@ -136,6 +136,8 @@ func TestLimits(t *testing.T) {
 		{"sub32.pds", []string{"--split", "eager", "--max-nodes", "100000"}, "eager splitting of the initial configurations would create 4294967296 view tuples"},
 		{"threads1000.pds", []string{"--timeout", "1s"}, "time limit reached"},
 		{"threads1000.pds", []string{"--max-memory", "100MiB"}, "memory limit reached"},
+		{"threads1000.pds", []string{"--engine", "explicit", "--timeout", "1s"}, "time limit reached"},
+		{"threads1000.pds", []string{"--engine", "explicit", "--max-memory", "100MiB"}, "memory limit reached"},
 		{"square2000.pds", []string{"--timeout", "1s"}, "time limit reached"},
 		{"square2000.pds", []string{"--max-nodes", "100000"}, "BDD node limit reached"},
 	}
