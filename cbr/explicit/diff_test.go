@@ -134,6 +134,22 @@ func TestRandomDifferential(t *testing.T) {
 			statesFull += full.Explicit.States
 			statesReduced += red.Explicit.States
 
+			// A visible state of a reachable configuration, as a target:
+			// reached with the fewest contexts of any configuration that
+			// satisfies it, with the reduction on.
+			if len(ref.Reached) > 0 {
+				tg, fewest := pickTarget(net, ref, int(seed*7+uint64(k)))
+				tr, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, Targets: []engine.Target{tg}, All: true})
+				require.NoError(t, err, "seed %d k %d", seed, k)
+				got := -1
+				for _, v := range tr.Violations {
+					if v.Target != nil {
+						got = v.Contexts
+					}
+				}
+				require.Equal(t, fewest, got, "seed %d k %d: target %s", seed, k, tg.Name)
+			}
+
 			// Stopping at the first violation reports one with the fewest contexts.
 			first, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth})
 			require.NoError(t, err, "seed %d k %d", seed, k)
@@ -153,4 +169,56 @@ func TestRandomDifferential(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pickTarget makes a target of the visible state (globals, every thread's
+// top) of the i-th reachable configuration, every other one leaving some
+// threads unconstrained, and returns it with the fewest contexts of the
+// reachable configurations that satisfy it.
+func pickTarget(net *pds.Network, ref *pexp.Result, i int) (engine.Target, int) {
+	c := ref.Reached[i%len(ref.Reached)].Config
+	tg := engine.Target{Name: fmt.Sprintf("visible state of configuration %d", i%len(ref.Reached))}
+	for i, v := range c.Globals {
+		tg.Globals = append(tg.Globals, engine.Value{Global: net.Globals[i], Value: v})
+	}
+	for t, s := range c.Threads {
+		switch {
+		case i%2 == 1 && t%2 == 0:
+			tg.Tops = append(tg.Tops, engine.Top{Any: true})
+		case len(s) == 0:
+			tg.Tops = append(tg.Tops, engine.Top{Empty: true})
+		default:
+			tg.Tops = append(tg.Tops, engine.Top{Label: s[len(s)-1].Label})
+		}
+	}
+	fewest := -1
+	for _, x := range ref.Reached {
+		if satisfies(x.Config, c, &tg) && (fewest < 0 || x.Contexts < fewest) {
+			fewest = x.Contexts
+		}
+	}
+	return tg, fewest
+}
+
+// satisfies reports whether d has the globals of c and the tops tg asks
+// for; threads d lacks satisfy only Any.
+func satisfies(d, c pexp.Config, tg *engine.Target) bool {
+	for i := range c.Globals {
+		if d.Globals[i] != c.Globals[i] {
+			return false
+		}
+	}
+	for t, top := range tg.Tops {
+		if top.Any {
+			continue
+		}
+		if t >= len(d.Threads) {
+			return false
+		}
+		s := d.Threads[t]
+		if top.Empty != (len(s) == 0) || !top.Empty && s[len(s)-1].Label != top.Label {
+			return false
+		}
+	}
+	return true
 }
