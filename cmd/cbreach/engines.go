@@ -20,21 +20,23 @@ import (
 // engineFlags are the flags that choose an engine or apply to the
 // explicit one only.
 type engineFlags struct {
-	name     string
-	maxDepth int
-	noPOR    bool
+	name      string
+	maxDepth  int
+	noPOR     bool
+	selfCheck bool
 
 	stats *explicit.Stats // the explicit engine's figures, after its run
 }
 
 func init() {
-	longFlags = append(longFlags, "engine", "max-depth", "no-por")
+	longFlags = append(longFlags, "engine", "max-depth", "no-por", "self-check")
 }
 
 func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
 	fs.StringVar(&e.name, "engine", "cbr", "analysis `ENGINE`: cbr (symbolic) or explicit (explicit states, for small models)")
 	fs.IntVar(&e.maxDepth, "max-depth", explicit.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
+	fs.BoolVar(&e.selfCheck, "self-check", false, "run cbr eager, cbr lazy and explicit and compare verdicts, fewest contexts and violation sites (exit 4 when they disagree)")
 }
 
 // engineOf names the one engine a flag applies to; flags not listed apply
@@ -54,6 +56,14 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 	e := &c.engine
 	if e.name != "cbr" && e.name != explicit.Name {
 		return fmt.Errorf("--engine: want cbr or explicit, got %q", e.name)
+	}
+	if e.selfCheck {
+		for _, f := range []string{"engine", "split", "json", "reach-tops", "print-rules"} {
+			if fs.Changed(f) {
+				return fmt.Errorf("--%s does not go with --self-check, which runs every engine", f)
+			}
+		}
+		return nil
 	}
 	for _, f := range engineOf {
 		if fs.Changed(f.flag) && f.engine != e.name {

@@ -137,7 +137,9 @@ Flags marked "explicit engine" apply to --engine explicit only; --split,
 
 Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
 usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
-Ctrl-C, cut the search off; what was covered is printed).
+Ctrl-C, cut the search off; what was covered is printed). --self-check:
+0 or 1 when the engines agree, 3 when one was cut off by a limit and the
+others agree, 4 when they disagree.
 `)
 }
 
@@ -230,6 +232,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitUsage
 	}
 	opts.Targets = in.targets
+	if c.engine.selfCheck {
+		return selfCheck(ctx, stdout, in.net, &c, opts)
+	}
 	if tty && !c.json && !c.quiet {
 		opts.OnProgress = progress(stderr)
 		if c.engine.name == "explicit" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/stretchr/testify/require"
 )
 
@@ -73,6 +75,10 @@ func TestCommandLine(t *testing.T) {
 		{"explicit-reach-tops", []string{"--engine", "explicit", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
 		{"cbr-max-depth", []string{"--max-depth", "5", bt}, exitUsage},
 		{"bad-engine", []string{"--engine", "magic", bt}, exitUsage},
+		{"self-check-violation", []string{"--self-check", "-k", "5", bt}, exitViolation},
+		{"self-check-safe", []string{"--self-check", "-k", "4", bt}, exitSafe},
+		{"self-check-unknown", []string{"--self-check", "--max-depth", "5", filepath.Join("testdata", "deep.pds")}, exitUnknown},
+		{"self-check-engine", []string{"--self-check", "--engine", "explicit", bt}, exitUsage},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -158,4 +164,40 @@ func TestLimits(t *testing.T) {
 	// Lazy splitting needs no enumeration: the same program is safe.
 	var out, errb bytes.Buffer
 	require.Equal(t, exitSafe, run(context.Background(), []string{filepath.Join(dir, "sub32.pds")}, &out, &errb, false), errb.String())
+}
+
+// TestAgreement: the comparison of --self-check on made-up answers.
+func TestAgreement(t *testing.T) {
+	safe := func() *cbr.Result { return &cbr.Result{Verdict: cbr.Safe} }
+	viol := func(pos string, n int) *cbr.Result {
+		return &cbr.Result{Verdict: cbr.Violation, Violations: []cbr.Found{{Contexts: n, Message: pos}}}
+	}
+	unknown := &cbr.Result{Verdict: cbr.Unknown, Limit: context.DeadlineExceeded}
+	cases := []struct {
+		name string
+		res  []*cbr.Result
+		want int
+	}{
+		{"all safe", []*cbr.Result{safe(), safe(), safe()}, exitSafe},
+		{"all violation", []*cbr.Result{viol("a", 2), viol("a", 2), viol("a", 2)}, exitViolation},
+		{"one unknown", []*cbr.Result{safe(), unknown, safe()}, exitUnknown},
+		{"all unknown", []*cbr.Result{unknown, unknown, unknown}, exitUnknown},
+		{"verdicts differ", []*cbr.Result{safe(), viol("a", 2), safe()}, exitDisagree},
+		{"fewest contexts differ", []*cbr.Result{viol("a", 2), viol("a", 3), viol("a", 2)}, exitDisagree},
+		{"cut-off run found more", []*cbr.Result{safe(), safe(), {Verdict: cbr.Violation, Limit: context.DeadlineExceeded, Violations: []cbr.Found{{Contexts: 1, Message: "b"}}}}, exitDisagree},
+		{"engine error", []*cbr.Result{safe(), safe(), nil}, exitDisagree},
+	}
+	for _, tc := range cases {
+		var runs []*checkRun
+		for _, r := range tc.res {
+			cr := &checkRun{res: r}
+			if r != nil {
+				for _, v := range r.Violations {
+					cr.sites = append(cr.sites, fmt.Sprintf("%s@%d", v.Message, v.Contexts))
+				}
+			}
+			runs = append(runs, cr)
+		}
+		require.Equal(t, tc.want, agreement(runs), tc.name)
+	}
 }
