@@ -78,9 +78,9 @@ func reachDiff(net *pds.Network, ref *pexp.Result, got map[string]int) string {
 // fewest contexts and, without the reduction, the reachable
 // configurations with the fewest contexts of each; with the reduction on
 // the verdict and sites, and fewer states over all programs. Without recursion it
-// agrees with the symbolic engine, eager and lazy.
+// agrees with the symbolic engine, eager and lazy (every fifth seed).
 func TestRandomDifferential(t *testing.T) {
-	seeds := 200
+	seeds := 150
 	if testing.Short() {
 		seeds = 60
 	}
@@ -159,7 +159,9 @@ func TestRandomDifferential(t *testing.T) {
 				require.Equal(t, ref.Violations[0].Contexts, first.Contexts(), "seed %d k %d: first violation", seed, k)
 			}
 
-			if recursive {
+			// cbr's own differential test compares it with the reference on
+			// the same programs; a fifth of them here is a direct check.
+			if recursive || seed%5 != 0 {
 				continue
 			}
 			for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {

@@ -99,14 +99,15 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*engine.Resul
 // Limits (ctx's deadline or cancellation, opts.Limits, the network's
 // thread bound, the depth limit) give a Result with Verdict Unknown and
 // the limit in Result.Limit, or Violation when one was found before. Run
-// returns an error only for options it cannot use.
+// returns an error only for options it cannot use (a bound below 1 or
+// above 254, a depth limit below 1), with a nil Result.
 func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	start := time.Now()
 	if opts.Contexts == 0 {
 		opts.Contexts = DefaultContexts
 	}
-	if opts.Contexts < 1 {
-		return nil, fmt.Errorf("explicit: context bound %d: need at least 1", opts.Contexts)
+	if opts.Contexts < 1 || opts.Contexts >= unseen {
+		return nil, fmt.Errorf("explicit: context bound %d: need 1 to %d", opts.Contexts, unseen-1)
 	}
 	if opts.MaxDepth == 0 {
 		opts.MaxDepth = DefaultMaxDepth
@@ -274,9 +275,6 @@ func (a *search) queue(j int, key string, threads, last int, reduced bool) error
 // Within a bucket the states are taken last in, first out (depth first,
 // as Spin).
 func (a *search) run() error {
-	if a.k >= unseen {
-		return fmt.Errorf("explicit: context bound %d: at most %d", a.k, unseen-1)
-	}
 	for _, c := range pexp.Initial(a.net) {
 		if err := a.queue(0, encode(c), len(c.Threads), -1, false); err != nil {
 			return err
