@@ -105,8 +105,9 @@
 // switches, which is what the argument above establishes; Spin's
 // Section 3.3 instead credits two switches to each out-of-order safe
 // transition, and the seed's Section 3 tracks happens-before graphs.
-// TestPORMissedBug is that program: found with the reduction, with the
-// fewest contexts.
+// TestPORMissedBug is that program (testdata/sleepset.pds): found with
+// the reduction, with the fewest contexts, 2; TestNaiveSleepSetsMiss runs
+// the naive combination on it, which finds the violation only with 3.
 //
 // # Limits
 //
