@@ -7,11 +7,12 @@
 //
 // Exit status: 0 no violation within the bound, 1 violation, 2 bad input
 // or usage, 3 unknown (a time, memory, node or thread limit, or Ctrl-C,
-// cut the search off).
+// cut the search off), 4 (--self-check) the engines disagree.
 //
 // The command is laid out by concern: main.go the flags and the run,
 // input.go reading the program (.pds or CUBA), output.go the verdict in
-// text and JSON.
+// text and JSON, engines.go the choice of engine and the explicit
+// engine's flags, selfcheck.go --self-check.
 package main
 
 import (
