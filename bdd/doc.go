@@ -1,6 +1,6 @@
 // Package bdd is cbreach's only door to BDDs: a thin, typed layer over
 // its BDD kernel, a fork of github.com/dalzilio/rudd kept in
-// internal/rudd. Nothing else in the module imports the kernel.
+// internal/third_party/rudd. Nothing else in the module imports the kernel.
 //
 // # Layout
 //
@@ -26,7 +26,7 @@
 //
 // # Errors and limits
 //
-// The kernel (internal/rudd, a fork of rudd; its README says why) reports
+// The kernel (internal/third_party/rudd, a fork of rudd; its README says why) reports
 // failures by returning nil, recording an error, or aborting an operation
 // with a panic that this package recovers. This package never hands a nil
 // to a caller: the [Manager] records the first error, returns False from

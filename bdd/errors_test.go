@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/cbreach/cbreach/bdd/internal/rudd"
+	"github.com/cbreach/cbreach/bdd/internal/third_party/rudd"
 	"github.com/stretchr/testify/require"
 )
 

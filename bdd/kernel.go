@@ -1,5 +1,5 @@
 package bdd
 
 // Kernel names the node-table kernel, for reports: cbreach's fork of
-// rudd (internal/rudd) with BuDDy's node table.
+// rudd (internal/third_party/rudd) with BuDDy's node table.
 const Kernel = "buddy"

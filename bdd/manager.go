@@ -11,7 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/cbreach/cbreach/bdd/internal/rudd"
+	"github.com/cbreach/cbreach/bdd/internal/third_party/rudd"
 )
 
 // ErrNodeLimit is wrapped by the error a [Manager] records when more live

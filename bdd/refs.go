@@ -6,12 +6,12 @@ import (
 	"sync/atomic"
 	"weak"
 
-	"github.com/cbreach/cbreach/bdd/internal/rudd"
+	"github.com/cbreach/cbreach/bdd/internal/third_party/rudd"
 )
 
 // Reference counting: this package keeps node references itself.
 //
-// The kernel (internal/rudd, a fork of rudd) frees, at each of its
+// The kernel (internal/third_party/rudd, a fork of rudd) frees, at each of its
 // collections, the nodes whose reference count is zero and that no counted
 // node reaches. Upstream rudd counted every pointer it returned and
 // decremented from finalizers; the count saturated at 1023 and the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cbreach/cbreach/bdd/internal/rudd"
+	"github.com/cbreach/cbreach/bdd/internal/third_party/rudd"
 	"github.com/stretchr/testify/require"
 )
 

@@ -93,11 +93,15 @@ const DefaultContexts = 4
 // violation: the command line's defaults. The thread bound is the
 // network's (pds.Options.MaxThreads).
 type Options struct {
-	Contexts int      // the bound k on contexts (default DefaultContexts)
-	Split    Strategy // eager or lazy (default lazy)
-	All      bool     // explore the whole bound and report every violation site
-	Targets  []Target // visible states to reach, besides the error labels
-	Prune    Prune    // which covered tuples are left out (default PruneSubsumed)
+	Contexts int // the bound k on contexts (default DefaultContexts)
+	// Unbounded deepens the bound until the reachable configurations stop
+	// growing (Result.Converged), a violation is found, or a limit stops
+	// the run; Contexts is then ignored.
+	Unbounded bool
+	Split     Strategy // eager or lazy (default lazy)
+	All       bool     // explore the whole bound and report every violation site
+	Targets   []Target // visible states to reach, besides the error labels
+	Prune     Prune    // which covered tuples are left out (default PruneSubsumed)
 	// SubsumeAfter is, for PruneSubsumed, the number of kept tuples before
 	// the subsumption test starts (identical tuples are dropped until
 	// then): 0 means DefaultSubsumeAfter, a negative number from the first
@@ -148,10 +152,17 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	if opts.Contexts == 0 {
 		opts.Contexts = DefaultContexts
 	}
+	if opts.Unbounded {
+		opts.Contexts = math.MaxInt32
+	}
 	if opts.Contexts < 1 {
 		return nil, fmt.Errorf("cbr: context bound %d: need at least 1", opts.Contexts)
 	}
-	r := &Result{Bound: opts.Contexts, Unit: engine.Contexts, Stats: Stats{TuplesPerLevel: make([]int, opts.Contexts+1)}}
+	r := &Result{Bound: opts.Contexts, Unit: engine.Contexts, Complete: -1, Converged: -1}
+	if !opts.Unbounded {
+		r.Stats.TuplesPerLevel = make([]int, opts.Contexts+1)
+		r.Stats.KeptPerLevel = make([]int, opts.Contexts+1)
+	}
 	a := &analysis{ctx: ctx, opts: opts, res: r, found: map[any]bool{}, start: start}
 	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
 		eng, err := net.WithThreadSlots(net.MaxThreads)
@@ -163,7 +174,8 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		a.splitter.MaxTuples = opts.MaxTuples
 		return a.run()
 	})
-	if errors.Is(err, errStop) {
+	stopped := errors.Is(err, errStop)
+	if stopped {
 		err = nil
 	}
 	r.Stats.Time = time.Since(start)
@@ -184,6 +196,31 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		r.Verdict = Unknown
 	default:
 		r.Verdict = Safe
+		r.Converged = a.converged()
+	}
+	if r.Limit == nil && !stopped && !opts.Unbounded {
+		// The queue ran empty: every level is done.
+		r.Complete = r.Bound
+		for len(r.Stats.LevelTime) <= r.Bound {
+			r.Stats.LevelTime = append(r.Stats.LevelTime, r.Stats.Time)
+		}
+	}
+	if opts.Unbounded {
+		if r.Converged >= 0 {
+			r.Complete = r.Converged
+		}
+		// The bound is how far the search went.
+		r.Bound = max(len(r.Stats.TuplesPerLevel)-1, r.Complete, 0)
+		if r.Converged >= 0 {
+			r.Bound = r.Converged
+		}
+		for len(r.Stats.TuplesPerLevel) <= r.Bound {
+			r.Stats.TuplesPerLevel = append(r.Stats.TuplesPerLevel, 0)
+			r.Stats.KeptPerLevel = append(r.Stats.KeptPerLevel, 0)
+		}
+		if r.Verdict == Safe && r.Converged < 0 {
+			r.Verdict = Unknown // cannot happen: unbounded runs end converged or cut off
+		}
 	}
 	if r.Limit != nil {
 		r.Reason = reason(r.Limit, a.cutoff, net.MaxThreads)
@@ -224,6 +261,7 @@ type analysis struct {
 	cutoff   *pds.Label
 	sub      *subsumer
 	start    time.Time
+	unsplit  bool // a changed post* result of the k-th context was not split
 }
 
 // run is the paper's Algorithm 1: the worklist starts with the initial
@@ -236,10 +274,15 @@ func (a *analysis) run() error {
 	if err != nil {
 		return err
 	}
+	a.levelDone(0)
 	for len(queue) > 0 {
 		it := queue[0]
 		queue = queue[1:]
+		if it.level > a.res.Complete {
+			a.levelDone(it.level)
+		}
 		a.res.Stats.ViewTuples++
+		a.grow(it.level)
 		a.res.Stats.TuplesPerLevel[it.level]++
 		next, err := a.expand(it)
 		if err != nil {
@@ -272,6 +315,7 @@ func (a *analysis) initialItems() ([]item, error) {
 		if a.drop(&t, 0) {
 			continue
 		}
+		a.kept(0)
 		queue = append(queue, item{level: 0, last: -1, tuple: t})
 		if a.opts.OnTuple != nil {
 			a.opts.OnTuple(0, t)
@@ -308,12 +352,14 @@ func (a *analysis) expand(it item) ([]item, error) {
 		if err := a.checkPost(it.tuple, i, post, level); err != nil {
 			return nil, err
 		}
-		if level < a.opts.Contexts || a.opts.KeepLast {
+		if level < a.opts.Contexts || a.opts.KeepLast || a.splitLast(level) {
 			succ, err := a.successors(it, i, post, changed)
 			if err != nil {
 				return nil, err
 			}
 			next = append(next, succ...)
+		} else {
+			a.unsplit = true
 		}
 	}
 	return next, nil
@@ -346,6 +392,7 @@ func (a *analysis) successors(it item, i int, post *symauto.Auto, changed bdd.No
 		if a.drop(&t, level) {
 			continue
 		}
+		a.kept(level)
 		if level < a.opts.Contexts {
 			next = append(next, item{level: level, last: i, tuple: t})
 		}
@@ -408,6 +455,62 @@ func (a *analysis) addFound(f Found) error {
 		return errStop
 	}
 	return nil
+}
+
+// splitLast reports whether the k-th context's results (level) are split
+// and pruned, to tell whether the search has converged (Result.Converged):
+// when pruning can tell, and the tuples kept per level have begun to
+// shrink (level k-1 kept fewer than level k-2), so that convergence is in
+// sight. Splitting the last level costs as much as a level of the search;
+// while the levels grow, it would not find convergence anyway.
+func (a *analysis) splitLast(level int) bool {
+	kept := a.res.Stats.KeptPerLevel
+	return a.opts.Prune != PruneNone && level >= 2 && level-1 < len(kept) && kept[level-1] < kept[level-2]
+}
+
+// grow makes the per-level statistics long enough for level.
+func (a *analysis) grow(level int) {
+	st := &a.res.Stats
+	for len(st.TuplesPerLevel) <= level {
+		st.TuplesPerLevel = append(st.TuplesPerLevel, 0)
+		st.KeptPerLevel = append(st.KeptPerLevel, 0)
+	}
+}
+
+// kept counts a new tuple kept at level.
+func (a *analysis) kept(level int) {
+	a.grow(level)
+	a.res.Stats.KeptPerLevel[level]++
+}
+
+// levelDone records that every tuple of at most level contexts has been
+// made and checked (breadth-first order: the first item of a level is
+// taken when the level before is done).
+func (a *analysis) levelDone(level int) {
+	a.res.Complete = level
+	a.res.Stats.LevelTime = append(a.res.Stats.LevelTime, time.Since(a.start))
+}
+
+// converged returns the level at which the reachable configurations
+// stopped growing, or -1: the first level j whose successors were all
+// stale or pruned (no tuple kept at j+1), provided the search looked at
+// j+1 (within the bound, or the k-th context's results split and pruned).
+// Every configuration with j+1 contexts then lies in a tuple kept with at
+// most j (package documentation, "Subsumed tuples", the same induction),
+// so none appears with more. A start cut off at the thread bound never
+// converges (the verdict is Unknown then).
+func (a *analysis) converged() int {
+	kept := a.res.Stats.KeptPerLevel
+	for j := 0; j < a.opts.Contexts; j++ {
+		if j+1 < len(kept) && kept[j+1] > 0 {
+			continue
+		}
+		if j+1 == a.opts.Contexts && a.unsplit {
+			return -1 // the k-th context's results were not split: cannot tell
+		}
+		return j
+	}
+	return -1
 }
 
 // drop reports whether a new tuple is left out (Options.Prune); it may

@@ -3,12 +3,13 @@ package cbr_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/reachcases"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"
@@ -114,16 +115,20 @@ func explicitReach(net *pds.Network, res *explicit.Result) reach {
 	return r
 }
 
-func symbolicReach(t *testing.T, net *pds.Network, s split.Strategy, k, depth int, subsume bool) reach {
+// symbolicReach runs a cbr variant's options within k contexts and
+// returns every configuration of its reachable set with the fewest
+// contexts.
+func symbolicReach(t *testing.T, net *pds.Network, opts cbr.Options, k, depth int) reach {
 	r := reach{}
-	_, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, KeepLast: true, Prune: pruneOrNone(subsume), SubsumeAfter: -1,
-		OnTuple: func(level int, tp split.Tuple) {
-			for _, c := range tupleConfigs(t, net, len(net.Threads), tp.Views, depth) {
-				if old, ok := r[c]; !ok || level < old {
-					r[c] = level
-				}
+	opts.Contexts, opts.KeepLast = k, true
+	opts.OnTuple = func(level int, tp split.Tuple) {
+		for _, c := range tupleConfigs(t, net, len(net.Threads), tp.Views, depth) {
+			if old, ok := r[c]; !ok || level < old {
+				r[c] = level
 			}
-		}})
+		}
+	}
+	_, err := cbr.Analyze(context.Background(), net, opts)
 	require.NoError(t, err)
 	return r
 }
@@ -149,105 +154,80 @@ func diffReach(a, b reach) string {
 	return strings.Join(lines, "\n")
 }
 
-type verdict struct {
-	v     cbr.Verdict
-	sites []string // label@contexts, sorted
+// reachSets reports whether a variant's whole reachable sets are compared
+// with the explicit reference's: cbr without pruning and with subsumption
+// from the first tuple, eager and lazy.
+func reachSets(v reachcases.Variant) bool {
+	return v.CBR != nil && (v.CBR.Prune == cbr.PruneNone || v.CBR.Prune == cbr.PruneSubsumed && v.CBR.SubsumeAfter < 0)
 }
 
-func explicitVerdict(res *explicit.Result) verdict {
-	var v verdict
-	for _, x := range res.Violations {
-		v.sites = append(v.sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
-	}
-	sort.Strings(v.sites)
-	switch {
-	case len(v.sites) > 0:
-		v.v = cbr.Violation
-	case res.CutOff:
-		v.v = cbr.Unknown
-	default:
-		v.v = cbr.Safe
-	}
-	return v
-}
-
-func symbolicVerdict(r *cbr.Result) verdict {
-	v := verdict{v: r.Verdict}
-	for _, x := range r.Violations {
-		v.sites = append(v.sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
-	}
-	sort.Strings(v.sites)
-	return v
-}
-
-// TestRandomDifferential: on random programs with 2 or 3 threads, forks
-// included and no recursion (so the explicit explorer is exact), for k from
-// 1 to 4, eager, lazy and the explicit reference agree on the verdict, the
-// violation sites with their fewest contexts, and the set of reachable
-// configurations with the fewest contexts of each, with and without
-// subsumption (Options.Subsume); lazy never processes more view tuples
-// than eager.
-func TestRandomDifferential(t *testing.T) {
-	seeds := 300
+// TestDifferential runs every case of the shared table (the hand-made
+// ones, then random programs with 2 or 3 threads, forks included and no
+// recursion, so that the explicit explorer is exact) with every bound k
+// from 1 to the case's, against every engine variant. All agree with the
+// expected answer (the hand-made case's, else the explicit reference's):
+// the verdict and the violation sites with their fewest contexts. Lazy
+// never processes more view tuples than eager, and pruning never adds
+// tuples. For k <= 3, eager and lazy, without pruning and with
+// subsumption, reach the explicit reference's configurations with the
+// same fewest contexts.
+func TestDifferential(t *testing.T) {
+	seeds := reachcases.RandomSeeds
 	if testing.Short() {
-		seeds = 60
+		seeds = reachcases.ShortRandomSeeds
 	}
-	const depth = 8
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
-		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
-			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3 + int(seed%2)}
-		net, err := randnet.Generate(seed, p)
-		require.NoError(t, err, "seed %d", seed)
-		maxK := 4
-		if p.Threads == 3 {
-			maxK = 3
-		}
-		for k := 1; k <= maxK; k++ {
-			res, err := explicit.Explore(net, explicit.Options{Contexts: k, MaxDepth: depth, MaxConfigs: 200000})
-			require.NoError(t, err, "seed %d k %d", seed, k)
-			require.False(t, res.DepthCapped, "seed %d: depth cap reached without recursion", seed)
-			want := explicitVerdict(res)
-			tuples := map[split.Strategy]int{}
-			for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Prune: cbr.PruneNone})
-				require.NoError(t, err, "seed %d k %d %s", seed, k, s)
-				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s: verdict", seed, k, s)
-				tuples[s] = r.Stats.ViewTuples
+	variants := reachcases.Variants()
+	for _, c := range append(reachcases.Cases(), reachcases.Random(seeds)...) {
+		t.Run(c.Name, func(t *testing.T) {
+			net, err := c.Build()
+			require.NoError(t, err)
+			for k := 1; k <= c.K; k++ {
+				checkCase(t, c, net, k, variants)
 			}
-			require.LessOrEqual(t, tuples[split.Lazy], tuples[split.Eager], "seed %d k %d: lazy processed more tuples than eager", seed, k)
-			for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Prune: cbr.PruneIdentical})
-				require.NoError(t, err, "seed %d k %d %s dedup", seed, k, s)
-				require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with identical tuples dropped: verdict", seed, k, s)
-				require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: dropping identical tuples added tuples", seed, k, s)
-				// Subsumption from the first tuple, and from the fourth kept
-				// one (identical tuples dropped until then).
-				for _, after := range []int{-1, 4} {
-					r, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, SubsumeAfter: after})
-					require.NoError(t, err, "seed %d k %d %s subsume after %d", seed, k, s, after)
-					require.Equal(t, want, symbolicVerdict(r), "seed %d k %d %s with subsumed tuples dropped after %d: verdict", seed, k, s, after)
-					require.LessOrEqual(t, r.Stats.ViewTuples, tuples[s], "seed %d k %d %s: subsumption after %d added tuples", seed, k, s, after)
-				}
-			}
-			if k <= 3 {
-				ref := explicitReach(net, res)
-				for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-					for _, sub := range []bool{false, true} {
-						got := symbolicReach(t, net, s, k, depth, sub)
-						if d := diffReach(ref, got); d != "" {
-							t.Fatalf("seed %d k %d %s (subsume %v): reachable configurations differ:\n%s", seed, k, s, sub, d)
-						}
-					}
-				}
-			}
-		}
+		})
 	}
 }
 
-// pruneOrNone is subsumption, or no pruning.
-func pruneOrNone(subsume bool) cbr.Prune {
-	if subsume {
-		return cbr.PruneSubsumed
+func checkCase(t *testing.T, c reachcases.Case, net *pds.Network, k int, variants []reachcases.Variant) {
+	got := map[string]*reachcases.Outcome{}
+	var ref *explicit.Result
+	for _, v := range variants {
+		o, err := v.Run(context.Background(), net, k)
+		require.NoError(t, err, "k %d %s", k, v.Name)
+		got[v.Name] = o
+		if v.Reference {
+			ref = o.Raw.(*explicit.Result)
+			if ref.DepthCapped {
+				t.Fatalf("k %d: the explicit reference met its depth cap on a case without recursion", k)
+			}
+		}
 	}
-	return cbr.PruneNone
+	require.NotNil(t, ref, "no reference variant")
+	want := reachcases.Reference.Name
+	wantAnswer := got[want].Answer
+	if c.Want != nil {
+		want, wantAnswer = "the case", c.At(k)
+	}
+	for _, v := range variants {
+		o := got[v.Name]
+		if !reflect.DeepEqual(o.Answer, wantAnswer) {
+			t.Fatalf("k %d %s: got %v want %v (%s)", k, v.Name, o.Answer, wantAnswer, want)
+		}
+		for _, w := range v.AtMost {
+			if o.Tuples > got[w].Tuples {
+				t.Fatalf("k %d %s: got %d view tuples want at most %d (%s)", k, v.Name, o.Tuples, got[w].Tuples, w)
+			}
+		}
+	}
+	if k > 3 {
+		return
+	}
+	ex := explicitReach(net, ref)
+	for _, v := range variants {
+		if reachSets(v) {
+			if d := diffReach(ex, symbolicReach(t, net, *v.CBR, k, reachcases.ReferenceDepth)); d != "" {
+				t.Fatalf("k %d %s: reachable configurations differ:\n%s", k, v.Name, d)
+			}
+		}
+	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // TestEmbedding builds and runs testdata/embed, a module of its own that
-// uses cbreach as a library (builder, compiler, analysis, a typed limit,
+// uses cbreach as a library (compiler, analysis, a target, a typed limit,
 // the network used again after it), as an embedding verifier would.
 func TestEmbedding(t *testing.T) {
 	if testing.Short() {
@@ -28,5 +28,5 @@ func TestEmbedding(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	require.Equal(t, "builder: violation 2\nlimit: unknown true\nagain: violation assert(a * b != 12345)\n", string(out))
+	require.Equal(t, "compiled: violation 4\ntarget: 2\nlimit: unknown true\nagain: violation assert(a * b != 12345)\n", string(out))
 }

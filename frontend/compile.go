@@ -116,7 +116,7 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 func (c *compiler) build() error {
 	c.n = c.b.Net()
 	s := c.n.Sets()
-	c.link = c.m.Union(s.G[pds.GLink], s.L[pds.LLink])
+	c.link = c.m.Union(s.G[pds.GScratch], s.L[pds.LScratch])
 	for _, tp := range c.info.Procs {
 		c.labelProc(c.procs[tp])
 	}

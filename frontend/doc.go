@@ -186,8 +186,8 @@
 // their error label, the relation of the state reached so far. x = ? gives
 // x the value x' itself (constrained to be valid), exact as long as x is
 // not written again on the path; when it is, the body is compiled instead
-// by sequential composition of its statements' relations through the link
-// copies (GLink, LLink) as the intermediate state (composeOutcome), which
+// by sequential composition of its statements' relations through the
+// scratch copies (pds.GScratch, pds.LScratch) as the intermediate state (composeOutcome), which
 // is exact in every case but slower.
 //
 // # Threads

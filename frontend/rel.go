@@ -357,11 +357,11 @@ func (c *compiler) assertOutcome(s *ast.AssertStmt) outcome {
 }
 
 // compose returns the sequential composition a;b of two relations over
-// (G, L, G', L'), through the link copies as the intermediate state.
+// (G, L, G', L'), through the scratch copies as the intermediate state.
 func (c *compiler) compose(a, b bdd.Node) bdd.Node {
 	s := c.n.Sets()
-	a = s.Rename(a, pds.G(pds.GNext, pds.GLink), pds.L(pds.LNext, pds.LLink))
-	b = s.Rename(b, pds.G(pds.GCur, pds.GLink), pds.L(pds.LCur, pds.LLink))
+	a = s.Rename(a, pds.G(pds.GNext, pds.GScratch), pds.L(pds.LNext, pds.LScratch))
+	b = s.Rename(b, pds.G(pds.GCur, pds.GScratch), pds.L(pds.LCur, pds.LScratch))
 	return c.m.AndExists(a, b, c.link)
 }
 

@@ -146,14 +146,14 @@ func (b *Builder) Manager() *bdd.Manager {
 	n := b.net
 	lay := bdd.NewLayout()
 	for _, g := range n.Globals {
-		g.Var = lay.Uint(g.Name, g.Type.Bits, numGlobalCopies)
+		g.Var = lay.Uint(g.Name, g.Type.Bits, GlobalCopies)
 	}
 	rows := placeLocals(n.Procs)
 	if len(b.spawnable) > 0 {
 		n.slots = declareSlots(b, lay, rows)
 	}
 	for _, sig := range rows {
-		n.LocalBits = append(n.LocalBits, lay.BoolAt(fmt.Sprintf("l%d.%d", sig, len(n.LocalBits)), numLocalCopies, sig))
+		n.LocalBits = append(n.LocalBits, lay.BoolAt(fmt.Sprintf("l%d.%d", sig, len(n.LocalBits)), LocalCopies, sig))
 	}
 	n.RetBits = 1
 	for _, p := range n.Procs {

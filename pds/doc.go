@@ -14,8 +14,11 @@
 // together (bdd.Layout), so bit b of a local sits next to bit b of the
 // globals and relations between them stay linear in the width.
 //
-// Each variable has several copies (the constants GCur ... GStart2 and
-// LCur ... LLink). Rules use them as follows:
+// Each variable has GlobalCopies or LocalCopies copies. Rules use only
+// the first ones (GCur, GNext; LCur, LNext, LSaved); the others belong to
+// the analysis, which names them (package symauto), except that a
+// builder may compose relations through the scratch copies (GScratch,
+// LScratch) and quantify them away. Rules use the copies as follows:
 //
 //	kind  shape          relation                          copies
 //	step  γ -> γ'        R(G, L, G', L')                   G GNext L LNext

@@ -7,25 +7,32 @@ import (
 	"github.com/cbreach/cbreach/internal/diag"
 )
 
-// Copies of the global variables (docs/design.md, "BDD variable layout").
+// Copies of the global variables that rule relations use
+// (docs/design.md, "BDD variable layout").
 const (
-	GCur    = iota // current values
-	GNext          // after a rule
-	GEntry         // at entry of the current frame
-	GLink          // a callee's entry values, on mid-state and epsilon labels
-	GStart         // at the start of the context (lazy splitting)
-	GStart2        // a second start copy, for binary relations on start globals
-	numGlobalCopies
+	GCur  = 0 // current values: a rule's input
+	GNext = 1 // after a rule
+	// GScratch is a copy that no rule relation mentions: a builder may use
+	// it as the intermediate state when it composes relations, and must
+	// quantify it away before the relation becomes a rule's.
+	GScratch = 2
 )
 
-// Copies of the local block.
+// Copies of the local block that rule relations use.
 const (
-	LCur   = iota // current top frame
-	LNext         // after a rule: the new top
-	LSaved        // the frame saved below a push; a forked thread's locals
-	LEntry        // at entry of the current frame
-	LLink         // link: a callee's entry locals
-	numLocalCopies
+	LCur     = 0 // the top frame's locals: a rule's input
+	LNext    = 1 // after a rule: the new top
+	LSaved   = 2 // the frame saved below a push; a forked thread's locals
+	LScratch = 3 // like GScratch
+)
+
+// GlobalCopies and LocalCopies are how many copies of each global and of
+// the local block a network's layout holds: the rule copies above and the
+// copies the analysis names and uses (package symauto, which owns their
+// names and roles); pds gives the others no meaning.
+const (
+	GlobalCopies = 6
+	LocalCopies  = 5
 )
 
 // Pos is a source position (file, line, column); the zero Pos is unknown.

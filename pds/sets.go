@@ -7,12 +7,14 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 )
 
-// Sets holds the quantification sets of the network's blocks and a cache of
-// renamings between copies, shared by every layer above.
+// Sets holds the quantification sets of every copy of the network's
+// blocks and a cache of renamings between copies: layout helpers for
+// whoever builds relations over the network (the front end, the
+// analysis). They give the copies no meaning.
 type Sets struct {
 	n    *Network
-	G    [numGlobalCopies]bdd.VarSet
-	L    [numLocalCopies]bdd.VarSet
+	G    [GlobalCopies]bdd.VarSet
+	L    [LocalCopies]bdd.VarSet
 	R    bdd.VarSet
 	ren  map[string]*bdd.Renaming
 	keep map[string]bdd.Node
@@ -91,25 +93,20 @@ func (s *Sets) Rename(a bdd.Node, moves ...Move) bdd.Node {
 
 // GlobalsEq returns copy a == copy b for every global (cached).
 func (s *Sets) GlobalsEq(a, b int) bdd.Node {
-	key := fmt.Sprintf("G%d%d", a, b)
-	if r, ok := s.keep[key]; ok {
-		return r
-	}
-	r := s.n.M.CopyEq(a, b, s.n.GlobalVars()...)
-	if s.n.M.Err() == nil { // never remember the False of a failed manager
-		s.keep[key] = r
-	}
-	return r
+	return s.copyEq(fmt.Sprintf("G%d%d", a, b), a, b, s.n.GlobalVars())
 }
 
 // LocalsEq returns copy a == copy b for the whole local block (cached).
 func (s *Sets) LocalsEq(a, b int) bdd.Node {
-	key := fmt.Sprintf("L%d%d", a, b)
+	return s.copyEq(fmt.Sprintf("L%d%d", a, b), a, b, s.n.LocalBits)
+}
+
+func (s *Sets) copyEq(key string, a, b int, vars []bdd.Var) bdd.Node {
 	if r, ok := s.keep[key]; ok {
 		return r
 	}
-	r := s.n.M.CopyEq(a, b, s.n.LocalBits...)
-	if s.n.M.Err() == nil {
+	r := s.n.M.CopyEq(a, b, vars...)
+	if s.n.M.Err() == nil { // never remember the False of a failed manager
 		s.keep[key] = r
 	}
 	return r

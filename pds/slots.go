@@ -39,9 +39,9 @@ func declareSlots(b *Builder, lay *bdd.Layout, rows []int) *slotVars {
 	add := func(name string, t Type, sig int) *Global {
 		g := &Global{Index: len(n.Globals), Name: name, Type: t, Hidden: true}
 		if t.Bits == 1 {
-			g.Var = lay.BoolAt(name, numGlobalCopies, sig)
+			g.Var = lay.BoolAt(name, GlobalCopies, sig)
 		} else {
-			g.Var = lay.Uint(name, t.Bits, numGlobalCopies)
+			g.Var = lay.Uint(name, t.Bits, GlobalCopies)
 		}
 		n.Globals = append(n.Globals, g)
 		sv.hidden = append(sv.hidden, g)

@@ -96,9 +96,9 @@ func TestValidateRejects(t *testing.T) {
 			m := s.m()
 			s.b.Step(s.m0, s.m1, m.And(s.same(), m.Eq(s.ret(), m.ConstVec(1, 2))), noPos)
 		}, "relation mentions ret copy 0, not allowed in a step relation"},
-		{"step mentions an entry copy of a global", true, func(s *base) {
+		{"step mentions a copy of a global that no rule uses", true, func(s *base) {
 			m := s.m()
-			s.b.Step(s.m0, s.m1, m.And(s.same(), m.Eq(s.gv(s.g, pds.GEntry), m.ConstVec(1, 2))), noPos)
+			s.b.Step(s.m0, s.m1, m.And(s.same(), m.Eq(s.gv(s.g, pds.GScratch), m.ConstVec(1, 2))), noPos)
 		}, "relation mentions g copy 2, not allowed in a step relation"},
 		{"pop mentions LNext", true, func(s *base) {
 			m := s.m()

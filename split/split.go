@@ -6,7 +6,6 @@ import (
 	"math/big"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 )
 
@@ -67,15 +66,7 @@ type Splitter struct {
 
 // New returns a splitter for the space.
 func New(s Strategy, sp *symauto.Space) *Splitter {
-	n, m := sp.Net, sp.M
-	x := &Splitter{Strategy: s, sp: sp}
-	vars := n.GlobalVars()
-	x.lt = m.Ord(pds.GStart, pds.GStart2, vars...)
-	x.neq = m.Not(m.CopyEq(pds.GStart, pds.GStart2, vars...))
-	for _, g := range n.Globals {
-		x.gvecs = append(x.gvecs, n.GlobalVec(g, pds.GCur))
-	}
-	return x
+	return &Splitter{Strategy: s, sp: sp, lt: sp.StartOrder(), neq: sp.StartsDiffer(), gvecs: sp.GlobalVecs()}
 }
 
 // Initial returns the initial tuples: the initial views as one tuple
@@ -93,7 +84,7 @@ func (x *Splitter) Initial(views []*symauto.Auto) ([]Tuple, error) {
 	if x.Strategy == Lazy {
 		return []Tuple{{Views: trimAll(views), Domain: dom}}, nil
 	}
-	if err := x.limit(dom, "the initial configurations", x.sp.S.G[pds.GCur]); err != nil {
+	if err := x.limit(dom, "the initial configurations", x.sp.CurSet()); err != nil {
 		return nil, err
 	}
 	var ts []Tuple
@@ -154,7 +145,7 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
-	live := m.And(changed, m.Exists(u, sp.S.G[pds.GCur]))
+	live := m.And(changed, m.Exists(u, sp.CurSet()))
 	if live.IsFalse() {
 		return nil, nil
 	}
@@ -182,7 +173,7 @@ func (x *Splitter) rebased(t Tuple, active int, w *symauto.Auto, rel bdd.Node) T
 // (Qadeer and Rehof; docs/design.md, "Eager splitting").
 func (x *Splitter) splitEager(t Tuple, active int, post *symauto.Auto, u, live bdd.Node, level int) ([]Tuple, error) {
 	sp, m := x.sp, x.sp.M
-	if err := x.limit(m.And(u, live), "one post* result", m.Union(sp.StartSet(), sp.S.G[pds.GCur])); err != nil {
+	if err := x.limit(m.And(u, live), "one post* result", m.Union(sp.StartSet(), sp.CurSet())); err != nil {
 		return nil, err
 	}
 	var out []Tuple
@@ -214,7 +205,7 @@ func (x *Splitter) splitLazy(t Tuple, active int, post *symauto.Auto, u, live bd
 func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
 	sp, m := x.sp, x.sp.M
 	ut := sp.StartToStart2(u)
-	return m.And(x.neq, m.AndExists(u, ut, sp.S.G[pds.GCur]))
+	return m.And(x.neq, m.AndExists(u, ut, sp.CurSet()))
 }
 
 // Partition computes a safe partition of the start globals in live (over
@@ -228,13 +219,13 @@ func (x *Splitter) Partition(u, live bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
 	liveT := sp.StartToStart2(live)
 	s := m.And(live, liveT, m.Not(x.Confluence(u))) // S(x, y), x in Gs, y in Gt
-	gt := sp.S.G[pds.GStart2]
+	gt := sp.Start2Set()
 	gsSet := sp.StartSet()
 	var classes []bdd.Node
 	for !s.IsFalse() {
 		// Line 3: y0 is the least element left (over Gt).
 		left := m.Exists(s, gsSet) // over Gt
-		leftS := m.Rename(left, x.toStart())
+		leftS := sp.Start2ToStart(left)
 		// least(P)(y) = P(y) AND NOT EXISTS x. P(x) AND x < y
 		y0 := m.And(left, m.Not(m.AndExists(leftS, x.lt, gsSet)))
 		// Line 4: F(x) = S(x, y0).
@@ -254,9 +245,4 @@ func (x *Splitter) Partition(u, live bdd.Node) []bdd.Node {
 		s = m.And(s, m.Not(f), m.Not(sp.StartToStart2(f)))
 	}
 	return classes
-}
-
-// toStart renames Gt -> Gs.
-func (x *Splitter) toStart() *bdd.Renaming {
-	return x.sp.S.Renaming(pds.G(pds.GStart2, pds.GStart))
 }

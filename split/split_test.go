@@ -7,35 +7,19 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/reachcases"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 	"github.com/cbreach/cbreach/symauto"
 	"github.com/stretchr/testify/require"
 )
 
-// runningExample builds the network of the paper's Sections 2.4 and 3.1:
-// globals g, g', g″ (0, 1, 2), stack alphabet a, b, Δ1 = {<g,a> -> <g',b>},
-// Δ2 = {<g,a> -> <g″,a>, <g',a> -> <g″,b>}, initially (g, a, a).
-func runningExample(t *testing.T) (*pds.Network, *pds.Global) {
-	b := pds.NewBuilder(pds.Options{})
-	g := b.Global("G", pds.EnumType("glob", "g", "g'", "g''"), pds.Init{Value: 0}, pds.Pos{})
-	p1 := b.Proc("T1", nil, pds.Pos{})
-	a1, b1 := b.Label(p1, "a", pds.Pos{}), b.Label(p1, "b", pds.Pos{})
-	p2 := b.Proc("T2", nil, pds.Pos{})
-	a2, b2 := b.Label(p2, "a", pds.Pos{}), b.Label(p2, "b", pds.Pos{})
-	b.Thread("1", pds.Call(p1))
-	b.Thread("2", pds.Call(p2))
-	n, m := b.Net(), b.Manager()
-	rule := func(from, to uint64) bdd.Node {
-		return m.And(m.Value(bdd.Ref{Var: g.Var, Copy: pds.GCur}, from), m.Value(bdd.Ref{Var: g.Var, Copy: pds.GNext}, to))
-	}
-	b.Step(a1, b1, rule(0, 1), pds.Pos{})
-	b.Step(a2, a2, rule(0, 2), pds.Pos{})
-	b.Step(a2, b2, rule(1, 2), pds.Pos{})
-	_ = n
-	net, err := b.Build()
+// runningExample is the network of the paper's Sections 2.4 and 3.1
+// (reachcases.Paper).
+func runningExample(t *testing.T) *pds.Network {
+	net, err := reachcases.Paper()
 	require.NoError(t, err)
-	return net, g
+	return net
 }
 
 // configs returns [[T]] as sorted strings "g|stack1|stack2" (stacks of
@@ -76,7 +60,7 @@ func configs(net *pds.Network, views []*symauto.Auto) []string {
 }
 
 func TestRunningExample(t *testing.T) {
-	net, _ := runningExample(t)
+	net := runningExample(t)
 	sp := symauto.NewSpace(net)
 	x := split.New(split.Lazy, sp)
 	init, err := x.Initial([]*symauto.Auto{sp.Init(net.Threads[0]), sp.Init(net.Threads[1])})
@@ -99,13 +83,13 @@ func TestRunningExample(t *testing.T) {
 	conf := x.Confluence(acc)
 	m := net.M
 	gs := func(c int, v uint64) bdd.Node { return m.Value(bdd.Ref{Var: net.Globals[0].Var, Copy: c}, v) }
-	require.False(t, m.And(conf, gs(pds.GStart, 0), gs(pds.GStart2, 1)).IsFalse(), "g and g' must be confluent")
-	require.True(t, m.And(conf, gs(pds.GStart, 0), gs(pds.GStart2, 0)).IsFalse(), "confluence is irreflexive")
+	require.False(t, m.And(conf, gs(symauto.GStart, 0), gs(symauto.GStart2, 1)).IsFalse(), "g and g' must be confluent")
+	require.True(t, m.And(conf, gs(symauto.GStart, 0), gs(symauto.GStart2, 0)).IsFalse(), "confluence is irreflexive")
 
 	live := m.And(changed2, m.Exists(acc, net.Sets().G[pds.GCur]))
 	classes := x.Partition(acc, live)
 	require.Len(t, classes, 2, "with only g and g' present, Algorithm 2 yields {g}, {g'}")
-	require.True(t, classes[0].Equal(gs(pds.GStart, 0)) || classes[0].Equal(gs(pds.GStart, 1)))
+	require.True(t, classes[0].Equal(gs(symauto.GStart, 0)) || classes[0].Equal(gs(symauto.GStart, 1)))
 	require.True(t, m.And(classes[0], classes[1]).IsFalse())
 
 	tuples, err := x.Split(t0[0], 1, u2, changed2, 2)

@@ -11,9 +11,8 @@
 // mid-state is named by a [StateName]: the label a push put on top and the
 // context level of that push, so summaries of different contexts never mix
 // (the states holding an initial stack of several frames are named apart).
-// Labels are BDDs over copies of the globals and the local block
-// (pds.GCur ... pds.LLink); which copies a label carries depends on the
-// kind of transition:
+// Labels are BDDs over copies of the globals and the local block; which
+// copies a label carries depends on the kind of transition:
 //
 //	p -γ-> q     T(G, L, Ge, Le [, Gs])       top frame: current values and its entry values
 //	m -γ-> q     M(Gl, Ll, L, Ge, Le [, Gs])  callee entered with (Gl, Ll); caller at γ
@@ -26,6 +25,31 @@
 // entry values: the bottom frame has no caller. Gs, the globals at the
 // start of the context, appears only while a splitter has tagged the view
 // (Tag). An Auto is a value: every operation returns a new one.
+//
+// # Copies
+//
+// The network's layout holds pds.GlobalCopies copies of every global and
+// pds.LocalCopies of the local block; pds names those its rules use, this
+// package names the others and gives every copy its role (copies.go):
+//
+//	paper  name     role
+//	G      GCur     current globals (a rule's input; pds)
+//	G'     GNext    after a rule (pds)
+//	Ge     GEntry   at entry of the frame a transition reads
+//	Gl     GLink    a callee's entry values, on mid-state and epsilon labels
+//	Gs     GStart   at the start of the context; between contexts the tuple's global (lazy)
+//	Gt     GStart2  a second start copy, for relations between start globals (confluence, order)
+//	L      LCur     the top frame's locals (pds)
+//	L'     LNext    after a rule: the new top (pds)
+//	L''    LSaved   the frame saved below a push (pds)
+//	Le     LEntry   at entry of the frame
+//	Ll     LLink    a callee's entry locals
+//	R      ret      the return register, one copy (pds.Network.RetVar)
+//
+// Within, the simulation between two automata, needs a second set of
+// parameters apart from the first: it renames the second automaton's Gl,
+// Ll to GNext, LNext and its Ge, Le to GStart, LSaved, copies that no
+// untagged label uses (simLinkG ... simEntryL in within.go).
 //
 // # Saturation
 //

@@ -177,7 +177,7 @@ func leavesP(t Trans) bool { return t.From == Initial }
 func (a *Auto) Tag(dom bdd.Node) *Auto {
 	m := a.sp.M
 	tag := m.And(dom, a.sp.startEqCur)
-	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(l, tag) })
+	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(l, tag) }).sane("Tag")
 }
 
 // Restrict returns the automaton for the start globals in class (over
@@ -188,7 +188,7 @@ func (a *Auto) Tag(dom bdd.Node) *Auto {
 func (a *Auto) Restrict(class bdd.Node, level int) *Auto {
 	m := a.sp.M
 	return a.relabel(func(t Trans) bool { return a.tagged(t, level) },
-		func(l bdd.Node) bdd.Node { return m.AndExists(l, class, a.sp.start) }).Trim()
+		func(l bdd.Node) bdd.Node { return m.AndExists(l, class, a.sp.start) }).Trim().sane("Restrict")
 }
 
 // Rebase returns the view of a thread that did not run, after the active
@@ -199,14 +199,14 @@ func (a *Auto) Rebase(rel bdd.Node) *Auto {
 	m := a.sp.M
 	return a.relabel(leavesP, func(l bdd.Node) bdd.Node {
 		return m.AndExists(m.Rename(l, a.sp.renCurStart), rel, a.sp.start)
-	}).Trim()
+	}).Trim().sane("Rebase")
 }
 
 // RestrictGlobals returns the automaton with every transition leaving p
 // restricted to the globals g (over G, and Gs when tagged).
 func (a *Auto) RestrictGlobals(g bdd.Node) *Auto {
 	m := a.sp.M
-	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(l, g) }).Trim()
+	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(l, g) }).Trim().sane("RestrictGlobals")
 }
 
 // Trim removes transitions from which nothing is accepted and states that

@@ -33,28 +33,57 @@ type Space struct {
 func NewSpace(n *pds.Network) *Space {
 	m, s := n.M, n.Sets()
 	sp := &Space{Net: n, M: m, S: s}
-	sp.gl = m.Union(s.G[pds.GCur], s.L[pds.LCur])
-	sp.savedEntry = m.Union(s.L[pds.LSaved], s.G[pds.GEntry], s.L[pds.LEntry])
-	sp.retLink = m.Union(s.R, s.G[pds.GLink], s.L[pds.LLink])
-	sp.link = m.Union(s.G[pds.GLink], s.L[pds.LLink])
-	sp.grl = m.Union(s.G[pds.GCur], s.R, s.L[pds.LCur])
-	sp.lEntry = m.Union(s.L[pds.LCur], s.G[pds.GEntry], s.L[pds.LEntry])
-	sp.entry = m.Union(s.G[pds.GEntry], s.L[pds.LEntry])
-	sp.start = s.G[pds.GStart]
+	sp.gl = m.Union(s.G[GCur], s.L[LCur])
+	sp.savedEntry = m.Union(s.L[LSaved], s.G[GEntry], s.L[LEntry])
+	sp.retLink = m.Union(s.R, s.G[GLink], s.L[LLink])
+	sp.link = m.Union(s.G[GLink], s.L[LLink])
+	sp.grl = m.Union(s.G[GCur], s.R, s.L[LCur])
+	sp.lEntry = m.Union(s.L[LCur], s.G[GEntry], s.L[LEntry])
+	sp.entry = m.Union(s.G[GEntry], s.L[LEntry])
+	sp.start = s.G[GStart]
 	sp.ret = s.R
-	sp.notStart = m.Union(s.G[pds.GCur], s.G[pds.GNext], s.G[pds.GEntry], s.G[pds.GLink], s.G[pds.GStart2],
-		s.L[pds.LCur], s.L[pds.LNext], s.L[pds.LSaved], s.L[pds.LEntry], s.L[pds.LLink], s.R)
-	sp.entryEqCur = m.And(s.GlobalsEq(pds.GCur, pds.GEntry), s.LocalsEq(pds.LCur, pds.LEntry))
-	sp.startEqCur = s.GlobalsEq(pds.GCur, pds.GStart)
-	sp.renNext = s.Renaming(pds.G(pds.GNext, pds.GCur), pds.L(pds.LNext, pds.LCur))
-	sp.renPushMid = s.Renaming(pds.G(pds.GNext, pds.GLink), pds.L(pds.LNext, pds.LLink), pds.L(pds.LSaved, pds.LCur))
-	sp.renPop = s.Renaming(pds.G(pds.GNext, pds.GCur), pds.G(pds.GEntry, pds.GLink), pds.L(pds.LEntry, pds.LLink))
-	sp.renLinkIn = s.Renaming(pds.G(pds.GLink, pds.GEntry), pds.L(pds.LLink, pds.LEntry))
-	sp.renCurStart = s.Renaming(pds.G(pds.GCur, pds.GStart))
-	sp.renStartCur = s.Renaming(pds.G(pds.GStart, pds.GCur))
-	sp.renStart2 = s.Renaming(pds.G(pds.GStart, pds.GStart2))
-	sp.renCurNext = s.Renaming(pds.G(pds.GCur, pds.GNext))
+	sp.notStart = m.Union(s.G[GCur], s.G[GNext], s.G[GEntry], s.G[GLink], s.G[GStart2],
+		s.L[LCur], s.L[LNext], s.L[LSaved], s.L[LEntry], s.L[LLink], s.R)
+	sp.entryEqCur = m.And(s.GlobalsEq(GCur, GEntry), s.LocalsEq(LCur, LEntry))
+	sp.startEqCur = s.GlobalsEq(GCur, GStart)
+	sp.renNext = s.Renaming(pds.G(GNext, GCur), pds.L(LNext, LCur))
+	sp.renPushMid = s.Renaming(pds.G(GNext, GLink), pds.L(LNext, LLink), pds.L(LSaved, LCur))
+	sp.renPop = s.Renaming(pds.G(GNext, GCur), pds.G(GEntry, GLink), pds.L(LEntry, LLink))
+	sp.renLinkIn = s.Renaming(pds.G(GLink, GEntry), pds.L(LLink, LEntry))
+	sp.renCurStart = s.Renaming(pds.G(GCur, GStart))
+	sp.renStartCur = s.Renaming(pds.G(GStart, GCur))
+	sp.renStart2 = s.Renaming(pds.G(GStart, GStart2))
+	sp.renCurNext = s.Renaming(pds.G(GCur, GNext))
 	return sp
+}
+
+// CurSet is the set of the current globals G, to quantify them away.
+func (sp *Space) CurSet() bdd.VarSet { return sp.S.G[GCur] }
+
+// Start2Set is the set of the second start copy Gt.
+func (sp *Space) Start2Set() bdd.VarSet { return sp.S.G[GStart2] }
+
+// Start2ToStart renames Gt to Gs.
+func (sp *Space) Start2ToStart(a bdd.Node) bdd.Node {
+	return sp.M.Rename(a, sp.S.Renaming(pds.G(GStart2, GStart)))
+}
+
+// StartOrder returns Gs < Gt under a strict total order on global
+// valuations (lexicographic on the bits, bdd.Manager.Ord).
+func (sp *Space) StartOrder() bdd.Node { return sp.M.Ord(GStart, GStart2, sp.Net.GlobalVars()...) }
+
+// StartsDiffer returns Gs != Gt.
+func (sp *Space) StartsDiffer() bdd.Node {
+	return sp.M.Not(sp.M.CopyEq(GStart, GStart2, sp.Net.GlobalVars()...))
+}
+
+// GlobalVecs returns the current copy of every global, in order.
+func (sp *Space) GlobalVecs() []bdd.Vec {
+	vs := make([]bdd.Vec, len(sp.Net.Globals))
+	for i, g := range sp.Net.Globals {
+		vs[i] = sp.Net.GlobalVec(g, GCur)
+	}
+	return vs
 }
 
 // StartSet is the set of the start-global copy Gs, to quantify it away.
@@ -76,7 +105,7 @@ func (sp *Space) StartToStart2(a bdd.Node) bdd.Node { return sp.M.Rename(a, sp.r
 func (sp *Space) Init(t *pds.Thread) *Auto {
 	n, m := sp.Net, sp.M
 	a := newAuto(sp)
-	g := n.InitRel(pds.GCur)
+	g := n.InitRel(GCur)
 	if len(t.Stack) == 0 {
 		a.set(Trans{Initial, nil, Final}, g)
 		return a
@@ -88,7 +117,7 @@ func (sp *Space) Init(t *pds.Thread) *Auto {
 		if i > 0 {
 			to = a.state(StateName{Label: f.Label, Init: i})
 		}
-		l := n.FrameRel(f, pds.LCur)
+		l := n.FrameRel(f, LCur)
 		if from == Initial {
 			l = m.And(g, l)
 			if to != Final {

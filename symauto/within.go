@@ -160,6 +160,17 @@ func (a *Auto) simData() *simData {
 	return d
 }
 
+// Within needs b's parameters apart from a's, so it renames b's labels
+// into copies that no untagged label uses (docs: the table in doc.go):
+// b's link copies, its parameter x', to these ...
+const (
+	simLinkG = GNext
+	simLinkL = LNext
+	// ... and b's entry copies, e', to these.
+	simEntryG = GStart
+	simEntryL = LSaved
+)
+
 // withinSets are the renamings and sets of Within, built once per space.
 type withinSets struct {
 	prime  *bdd.Renaming // link -> (GNext, LNext), entry -> (GStart, LSaved)
@@ -171,11 +182,11 @@ func (sp *Space) within() *withinSets {
 	if sp.win == nil {
 		s := sp.S
 		sp.win = &withinSets{
-			prime: s.Renaming(pds.G(pds.GLink, pds.GNext), pds.L(pds.LLink, pds.LNext),
-				pds.G(pds.GEntry, pds.GStart), pds.L(pds.LEntry, pds.LSaved)),
-			in: s.Renaming(pds.G(pds.GLink, pds.GEntry), pds.L(pds.LLink, pds.LEntry),
-				pds.G(pds.GNext, pds.GStart), pds.L(pds.LNext, pds.LSaved)),
-			entry2: sp.M.Union(s.G[pds.GStart], s.L[pds.LSaved]),
+			prime: s.Renaming(pds.G(GLink, simLinkG), pds.L(LLink, simLinkL),
+				pds.G(GEntry, simEntryG), pds.L(LEntry, simEntryL)),
+			in: s.Renaming(pds.G(GLink, GEntry), pds.L(LLink, LEntry),
+				pds.G(simLinkG, simEntryG), pds.L(simLinkL, simEntryL)),
+			entry2: sp.M.Union(s.G[simEntryG], s.L[simEntryL]),
 		}
 	}
 	return sp.win

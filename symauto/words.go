@@ -22,7 +22,7 @@ func (sp *Space) globalsAre(vals []uint64) bdd.Node {
 	r := m.True()
 	for i := len(sp.Net.Globals) - 1; i >= 0; i-- {
 		g := sp.Net.Globals[i]
-		r = m.And(m.Value(bdd.Ref{Var: g.Var, Copy: pds.GCur}, vals[i]), r)
+		r = m.And(m.Value(bdd.Ref{Var: g.Var, Copy: GCur}, vals[i]), r)
 	}
 	return r
 }
@@ -33,7 +33,7 @@ func (sp *Space) localsAre(f Frame) bdd.Node {
 	for i, v := range f.Locals {
 		fr.Locals[i] = pds.Init{Value: v}
 	}
-	return sp.Net.FrameRel(fr, pds.LCur)
+	return sp.Net.FrameRel(fr, LCur)
 }
 
 // Contains reports whether the configuration (globals by Global.Index,
@@ -70,7 +70,7 @@ func (a *Auto) Contains(globals []uint64, stack []Frame) bool {
 			in := m.Rename(m.Exists(it.s, sp.link), sp.renEntryLink())
 			for _, t := range a.Transitions() {
 				if t.From == it.q && t.Label == f.Label {
-					x := m.AndExists(m.And(a.labels[t], in), sp.localsAre(f), m.Union(sp.link, sp.S.L[pds.LCur]))
+					x := m.AndExists(m.And(a.labels[t], in), sp.localsAre(f), m.Union(sp.link, sp.S.L[LCur]))
 					if !x.IsFalse() {
 						next = append(next, item{t.To, x})
 					}
@@ -89,7 +89,7 @@ func (a *Auto) Contains(globals []uint64, stack []Frame) bool {
 
 // renEntryLink renames Ge->Gl, Le->Ll.
 func (sp *Space) renEntryLink() *bdd.Renaming {
-	return sp.S.Renaming(pds.G(pds.GEntry, pds.GLink), pds.L(pds.LEntry, pds.LLink))
+	return sp.S.Renaming(pds.G(GEntry, GLink), pds.L(LEntry, LLink))
 }
 
 // Enumerate calls fn for every accepted configuration with at most
@@ -100,12 +100,12 @@ func (a *Auto) Enumerate(maxDepth int, fn func(globals []uint64, stack []Frame))
 	n := sp.Net
 	gvecs := make([]bdd.Vec, len(n.Globals))
 	for i, g := range n.Globals {
-		gvecs[i] = n.GlobalVec(g, pds.GCur)
+		gvecs[i] = n.GlobalVec(g, GCur)
 	}
 	lvecs := func(p *pds.Proc) []bdd.Vec {
 		vs := make([]bdd.Vec, len(p.Locals))
 		for i, l := range p.Locals {
-			vs[i] = n.LocalVec(l, pds.LCur)
+			vs[i] = n.LocalVec(l, LCur)
 		}
 		return vs
 	}
@@ -142,7 +142,7 @@ func (a *Auto) Enumerate(maxDepth int, fn func(globals []uint64, stack []Frame))
 			p := t.Label.Proc
 			m.Enumerate(x, lvecs(p), func(vals []uint64) bool {
 				f := Frame{t.Label, append([]uint64(nil), vals...)}
-				walk(g, append(frames, f), t.To, m.AndExists(x, sp.localsAre(f), sp.S.L[pds.LCur]))
+				walk(g, append(frames, f), t.To, m.AndExists(x, sp.localsAre(f), sp.S.L[LCur]))
 				return true
 			})
 		}

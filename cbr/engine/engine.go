@@ -119,8 +119,10 @@ type Progress struct {
 // Stats are the figures of a run. Every figure but Time and PeakNodes is
 // the same in every run of the same input and options.
 type Stats struct {
-	ViewTuples     int   // work items taken from the worklist to compute their successors (levels 0..k-1): the jMoped paper's figure
-	TuplesPerLevel []int // view tuples by contexts: index j counts items reached with j contexts
+	ViewTuples     int             // work items taken from the worklist to compute their successors (levels 0..k-1): the jMoped paper's figure
+	TuplesPerLevel []int           // view tuples by contexts: index j counts items reached with j contexts
+	KeptPerLevel   []int           // new view tuples kept (not pruned) by contexts, the last level's included when it was split
+	LevelTime      []time.Duration // index j: when every tuple of at most j contexts was made and checked
 	PostStarCalls  int
 	PostStarSteps  int
 	PeakNodes      int // the largest BDD node table occupancy sampled: varies from run to run with Go's garbage collector
@@ -131,8 +133,18 @@ type Stats struct {
 
 // Result is the outcome of an analysis.
 type Result struct {
-	Verdict    Verdict
-	Bound      int     // the bound the verdict covers
+	Verdict Verdict
+	Bound   int // the bound the verdict covers
+	// Complete is the largest j such that every schedule with at most j
+	// units of the bound was explored (and no violation found with fewer
+	// than the first one's): Bound when the search was not cut off, less
+	// when a limit cut it off, -1 when nothing was explored.
+	Complete int
+	// Converged is the level at which the reachable configurations
+	// stopped growing, or -1: when it is set, the verdict holds for every
+	// bound (every configuration reachable at all is reachable with at
+	// most Converged units), with the same thread bound.
+	Converged  int
 	Unit       Unit    // what the bound counts
 	Limit      error   // the limit that cut the search off (nil when none did)
 	Reason     string  // Limit, or what else made the verdict Unknown, in words

@@ -122,6 +122,20 @@ func TestRandomDifferential(t *testing.T) {
 			if d := reachDiff(net, ref, got); d != "" {
 				t.Fatalf("seed %d k %d: reachable configurations differ:\n%s", seed, k, d)
 			}
+			// Complete and Converged, as engine.Result defines them.
+			if !ref.CutOff && !ref.DepthCapped {
+				require.Equal(t, k, full.Complete, "seed %d k %d: complete", seed, k)
+			}
+			if full.Converged >= 0 {
+				more, err := pexp.Explore(net, pexp.Options{Contexts: k + 2, MaxDepth: depth, MaxConfigs: 200000})
+				require.NoError(t, err)
+				require.Equal(t, len(ref.Reached), len(more.Reached), "seed %d k %d: converged at %d, but more configurations with k+2", seed, k, full.Converged)
+				fewest := 0
+				for _, x := range ref.Reached {
+					fewest = max(fewest, x.Contexts)
+				}
+				require.Equal(t, fewest, full.Converged, "seed %d k %d: converged", seed, k)
+			}
 			perLevel := 0
 			for _, n := range full.Explicit.ConfigsPerLevel {
 				perLevel += n

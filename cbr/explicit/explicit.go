@@ -116,11 +116,11 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("explicit: depth limit %d: need at least 1", opts.MaxDepth)
 	}
 	k := opts.Contexts
-	r := &Result{Result: engine.Result{Bound: k, Unit: engine.Contexts}}
+	r := &Result{Result: engine.Result{Bound: k, Unit: engine.Contexts, Complete: -1, Converged: -1}}
 	r.Explicit.StatesPerLevel = make([]int, k+1)
 	r.Explicit.ConfigsPerLevel = make([]int, k+1)
 	a := &search{ctx: ctx, net: net, opts: opts, k: k, res: r, found: map[any]bool{}, seen: map[string][]uint8{},
-		buckets: make([][]item, k+1), start: start}
+		buckets: make([][]item, k+1), start: start, cutLevel: -1}
 	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
 		a.step = pexp.NewStepper(net, net.MaxThreads, opts.MaxDepth)
 		if !opts.NoPOR {
@@ -128,7 +128,8 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 		}
 		return a.run()
 	})
-	if errors.Is(err, errStop) {
+	stopped := errors.Is(err, errStop)
+	if stopped {
 		err = nil
 	}
 	r.Explicit.StoredBytes = a.bytes
@@ -157,7 +158,42 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	if r.Limit != nil {
 		r.Reason = a.reason(r.Limit)
 	}
+	// Complete: the buckets done, but not one where a push met the depth
+	// limit or a start the thread bound (schedules with that many
+	// contexts were left out).
+	r.Complete = a.done
+	if a.cutLevel >= 0 {
+		r.Complete = min(r.Complete, a.cutLevel-1)
+	}
+	if err == nil && !stopped && r.Limit == nil && r.Verdict == engine.Safe && opts.NoPOR {
+		r.Converged = a.converged()
+	}
 	return r, nil
+}
+
+// converged returns, when some bucket within the bound stayed empty (so
+// every later one did: the searched graph is exhausted for any bound),
+// the largest number of contexts with which a configuration was first
+// reached; otherwise -1. Only without the reduction: the searched graph
+// then holds every reachable configuration, as engine.Result.Converged
+// promises (with the reduction it holds every violation and target, but
+// not every configuration, nor each with its fewest contexts).
+func (a *search) converged() int {
+	st := &a.res.Explicit
+	empty := false
+	for _, n := range st.StatesPerLevel {
+		empty = empty || n == 0
+	}
+	if !empty {
+		return -1
+	}
+	last := 0
+	for j, n := range st.ConfigsPerLevel {
+		if n > 0 {
+			last = j
+		}
+	}
+	return last
 }
 
 // reason says a limit in words.
@@ -226,6 +262,11 @@ type search struct {
 	bytes   int64
 	cutoff  *pds.Label
 	capped  bool
+	// done is the last bucket expanded to the end (-1: none); cutLevel
+	// the first bucket where a push met the depth limit or a start the
+	// thread bound (-1: none).
+	done     int
+	cutLevel int
 
 	por *reduction // nil without the reduction
 }
@@ -280,7 +321,12 @@ func (a *search) run() error {
 			return err
 		}
 	}
+	a.done = -1
 	for j := 0; j <= a.k; j++ {
+		if j > 0 {
+			a.done = j - 1
+			a.res.Stats.LevelTime = append(a.res.Stats.LevelTime, time.Since(a.start))
+		}
 		if err := a.ctx.Err(); err != nil {
 			return err
 		}
@@ -295,6 +341,8 @@ func (a *search) run() error {
 		}
 		a.buckets[j] = nil
 	}
+	a.done = a.k
+	a.res.Stats.LevelTime = append(a.res.Stats.LevelTime, time.Since(a.start))
 	return a.net.M.Err()
 }
 
@@ -348,7 +396,10 @@ func (a *search) expand(j int, it item) error {
 		if err != nil {
 			return err
 		}
-		a.capped = a.capped || capped
+		if capped && !a.capped {
+			a.capped = true
+			a.cut(j)
+		}
 		_ = cut // the cutoff label is met on top of a stack, in check
 		st.Transitions += len(succ)
 		local := a.por != nil && a.por.local(c, t)
@@ -360,6 +411,13 @@ func (a *search) expand(j int, it item) error {
 		}
 	}
 	return nil
+}
+
+// cut records that schedules with j contexts were left out.
+func (a *search) cut(j int) {
+	if a.cutLevel < 0 || j < a.cutLevel {
+		a.cutLevel = j
+	}
 }
 
 func (a *search) queued() int {
@@ -382,6 +440,7 @@ func (a *search) check(c pexp.Config, last, j int) error {
 		case l.Kind == pds.Cutoff:
 			if a.cutoff == nil {
 				a.cutoff = l
+				a.cut(j)
 			}
 		case l.Kind.IsError() && !a.found[l]:
 			a.found[l] = true

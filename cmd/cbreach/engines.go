@@ -47,6 +47,8 @@ var engineOf = []struct{ flag, engine string }{
 	{"no-dedup", "cbr"},
 	{"max-tuples", "cbr"},
 	{"reach-tops", "cbr"},
+	{"per-bound", "cbr"},
+	{"unbounded", "cbr"},
 	{"max-depth", "explicit"},
 	{"no-por", "explicit"},
 }
@@ -58,7 +60,7 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 		return fmt.Errorf("--engine: want cbr or explicit, got %q", e.name)
 	}
 	if e.selfCheck {
-		for _, f := range []string{"engine", "split", "json", "reach-tops", "print-rules"} {
+		for _, f := range []string{"engine", "split", "json", "reach-tops", "per-bound", "unbounded", "print-rules"} {
 			if fs.Changed(f) {
 				return fmt.Errorf("--%s does not go with --self-check, which runs every engine", f)
 			}

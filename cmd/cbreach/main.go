@@ -78,6 +78,8 @@ type config struct {
 	init       string
 	target     string
 	reachTops  bool
+	perBound   bool
+	unbounded  bool
 
 	engine engineFlags // --engine and the explicit engine's flags (engines.go)
 
@@ -87,7 +89,7 @@ type config struct {
 
 // longFlags are the names that may be written with a single dash.
 var longFlags = []string{"contexts", "split", "prune", "all", "max-threads", "timeout", "max-nodes", "max-memory", "max-tuples",
-	"json", "stats", "print-rules", "version", "help", "cuba", "init", "target", "reach-tops", "no-dedup"}
+	"json", "stats", "print-rules", "version", "help", "cuba", "init", "target", "reach-tops", "per-bound", "unbounded", "no-dedup"}
 
 // normalizeArgs turns "-split" into "--split" (and "-split=lazy" into
 // "--split=lazy") for the long flag names, so that the usage of the
@@ -168,7 +170,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.BoolVar(&c.cuba, "cuba", false, "the input is a CUBA concurrent pushdown system (.pds with .init)")
 	fs.StringVar(&c.init, "init", "", "CUBA: the initial configuration `FILE` (default: FILE.init beside the .pds)")
 	fs.StringVar(&c.target, "target", "", "CUBA: the target visible state, a .spec `FILE` or inline 'q|t0,t1,...' (default: FILE.spec beside the .pds, if present)")
-	fs.BoolVar(&c.reachTops, "reach-tops", false, "count the reachable visible states (globals and stack tops) for every bound up to k")
+	fs.BoolVar(&c.unbounded, "unbounded", false, "deepen the bound until the reachable configurations stop growing (or a violation, or a limit)")
+	fs.BoolVar(&c.perBound, "per-bound", false, "explore the whole bound and report, per number of contexts, the new view tuples, the reachable visible states (globals and stack tops) and the time")
+	fs.BoolVar(&c.reachTops, "reach-tops", false, "same as --per-bound")
 	addEngineFlags(fs, &c.engine)
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
@@ -213,7 +217,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if err != nil {
 		if bdd.IsLimit(err) {
 			// A limit while compiling: nothing was analysed.
-			r := &cbr.Result{Verdict: cbr.Unknown, Bound: c.contexts, Limit: err, Reason: limitWords(err) + " while compiling " + file,
+			r := &cbr.Result{Verdict: cbr.Unknown, Bound: c.contexts, Complete: -1, Converged: -1, Limit: err, Reason: limitWords(err) + " while compiling " + file,
 				Stats: cbr.Stats{TuplesPerLevel: make([]int, c.contexts+1)}}
 			report(stdout, in, &c, opts.Split, r, nil)
 			return exitUnknown
@@ -228,8 +232,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 		return exitSafe
 	}
-	if in.cuba && len(in.targets) == 0 && !c.reachTops {
-		fmt.Fprintf(stderr, "cbreach: %s has no target: no .spec beside it and no --target. Give one with --target, or count the reachable visible states with --reach-tops\n", file)
+	if in.cuba && len(in.targets) == 0 && !c.perBound {
+		fmt.Fprintf(stderr, "cbreach: %s has no target: no .spec beside it and no --target. Give one with --target, or count the reachable visible states with --per-bound\n", file)
 		return exitUsage
 	}
 	opts.Targets = in.targets
@@ -244,7 +248,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	var res *cbr.Result
 	var counts []int
-	if c.reachTops {
+	if c.perBound {
 		counts, res, err = cbr.VisibleStates(ctx, in.net, opts)
 	} else if c.engine.name == "explicit" {
 		res, err = runExplicit(ctx, in.net, &c, opts)
@@ -297,10 +301,17 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	case !c.cuba && (c.init != "" || c.target != ""):
 		return cbr.Options{}, errors.New("--init and --target go with --cuba")
 	}
+	c.perBound = c.perBound || c.reachTops
+	if c.unbounded && fs.Changed("contexts") {
+		return cbr.Options{}, errors.New("--unbounded deepens the bound itself: it goes without -k")
+	}
+	if c.unbounded && c.perBound {
+		return cbr.Options{}, errors.New("--per-bound needs a bound: give -k instead of --unbounded")
+	}
 	if c.memory, err = parseSize(c.maxMemory); err != nil {
 		return cbr.Options{}, fmt.Errorf("--max-memory: %v", err)
 	}
-	return cbr.Options{Contexts: c.contexts, Split: strategy, All: c.all, Prune: prune,
+	return cbr.Options{Contexts: c.contexts, Unbounded: c.unbounded, Split: strategy, All: c.all, Prune: prune,
 		Limits: cbr.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory, MaxTuples: c.maxTuples}}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -24,6 +25,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 func normalize(s string) string {
 	s = regexp.MustCompile(`\d+\.\d+s\b`).ReplaceAllString(s, "T.TTTs")
 	s = regexp.MustCompile(`"timeSeconds": [0-9.e-]+`).ReplaceAllString(s, `"timeSeconds": 0`)
+	s = regexp.MustCompile(`"seconds": [0-9.e-]+`).ReplaceAllString(s, `"seconds": 0`)
 	s = regexp.MustCompile(`"peakNodes": \d+`).ReplaceAllString(s, `"peakNodes": 0`)
 	s = regexp.MustCompile(`peak BDD node table occupancy: \d+`).ReplaceAllString(s, "peak BDD node table occupancy: N")
 	s = regexp.MustCompile(`"kernel": "\w+"`).ReplaceAllString(s, `"kernel": "K"`)
@@ -64,6 +66,12 @@ func TestCommandLine(t *testing.T) {
 		{"cuba-missing-init", []string{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, exitUsage},
 		{"cuba-without-flag", []string{filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
 		{"eager-too-many", []string{"--split", "eager", filepath.Join("testdata", "limits", "sub32.pds")}, exitUnknown},
+		{"unknown-covered", []string{"-k", "6", "--max-nodes", "6000", bt}, exitUnknown},
+		{"converged", []string{"--unbounded", filepath.Join("..", "..", "examples", "spawn.pds")}, exitSafe},
+		{"unbounded-violation", []string{"--unbounded", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"unbounded-with-k", []string{"--unbounded", "-k", "3", bt}, exitUsage},
+		{"per-bound", []string{"-k", "5", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"json-per-bound", []string{"-k", "4", "--json", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		{"explicit-violation", []string{"--engine", "explicit", "-k", "5", bt}, exitViolation},
 		{"explicit-safe-stats", []string{"--engine", "explicit", "-k", "4", "--stats", bt}, exitSafe},
 		{"explicit-no-por", []string{"-engine", "explicit", "--no-por", "-k", "4", "--stats", bt}, exitSafe},
@@ -200,4 +208,37 @@ func TestAgreement(t *testing.T) {
 		}
 		require.Equal(t, tc.want, agreement(runs), tc.name)
 	}
+}
+
+// TestInterrupt sends SIGINT to a running cbreach: it stops, prints what
+// it covered and exits with 3, as a time limit does.
+func TestInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the command")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := filepath.Join(t.TempDir(), "cbreach")
+	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	cmd := exec.Command(bin, "-k", "6", filepath.Join("testdata", "limits", "threads1000.pds"))
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	require.NoError(t, cmd.Start())
+	time.Sleep(2 * time.Second)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("cbreach did not stop within 60 s of SIGINT")
+	}
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, exitUnknown, exit.ExitCode(), "stdout:\n%s", stdout.String())
+	require.Contains(t, stdout.String(), "UNKNOWN: cancelled")
 }

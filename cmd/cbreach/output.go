@@ -56,8 +56,18 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 			}
 			fmt.Fprintf(&b, "VIOLATION %s\n", describe(v))
 		}
+	case r.Verdict == cbr.Unknown && r.Complete < 0:
+		fmt.Fprintf(&b, "UNKNOWN: %s; nothing was explored (bound %s)\n", r.Reason, bound(c, r))
 	case r.Verdict == cbr.Unknown:
-		fmt.Fprintf(&b, "UNKNOWN: %s; no violation found before that (bound %s)\n", r.Reason, plural(r.Bound, "context"))
+		fmt.Fprintf(&b, "UNKNOWN: %s; complete up to %s: no violation is reachable with at most %s (bound %s)\n",
+			r.Reason, plural(r.Complete, "context"), plural(r.Complete, "context"), bound(c, r))
+	case r.Converged >= 0 && !noTarget(in):
+		what := "no violation is reachable"
+		if in.cuba {
+			what = "the target is not reachable"
+		}
+		fmt.Fprintf(&b, "SAFE for any number of contexts: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
+			what, plural(r.Converged, "context"), plural(r.Bound, "context"))
 	case noTarget(in):
 		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable visible states follow\n", in.file)
 	case in.cuba:
@@ -66,7 +76,7 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		fmt.Fprintf(&b, "SAFE within %s: no violation is reachable with at most %s\n", plural(r.Bound, "context"), plural(r.Bound, "context"))
 	}
 	for j, n := range counts {
-		fmt.Fprintf(&b, "visible states within %s: %d\n", plural(j, "context"), n)
+		fmt.Fprintf(&b, "within %s: %d visible states, %d new view tuples%s\n", plural(j, "context"), n, at(r.Stats.KeptPerLevel, j), levelTime(r, j))
 	}
 	if !c.quiet && c.engine.name == "explicit" {
 		explicitSummary(&b, c, r)
@@ -79,6 +89,30 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		}
 	}
 	io.WriteString(w, b.String())
+}
+
+// bound says the bound of a run.
+func bound(c *config, r *cbr.Result) string {
+	if c.unbounded {
+		return "none, deepened to " + plural(r.Bound, "context")
+	}
+	return plural(r.Bound, "context")
+}
+
+// at returns xs[j], or 0 beyond its end.
+func at(xs []int, j int) int {
+	if j < len(xs) {
+		return xs[j]
+	}
+	return 0
+}
+
+// levelTime says when level j was complete, when it was.
+func levelTime(r *cbr.Result, j int) string {
+	if j < len(r.Stats.LevelTime) {
+		return fmt.Sprintf(", complete at %.3fs", r.Stats.LevelTime[j].Seconds())
+	}
+	return ""
 }
 
 func describe(v cbr.Found) string {
@@ -116,20 +150,30 @@ type jsonStats struct {
 	Kernel         string  `json:"kernel"`
 }
 
+type jsonBound struct {
+	Contexts      int     `json:"contexts"`
+	VisibleStates int     `json:"visibleStates"`
+	NewViewTuples int     `json:"newViewTuples"`
+	Seconds       float64 `json:"seconds"`
+}
+
 type jsonResult struct {
-	Version       string          `json:"version"`
-	Verdict       string          `json:"verdict"`
-	Reason        string          `json:"reason,omitempty"`
-	Bound         int             `json:"bound"`
-	Split         string          `json:"split,omitempty"`
-	Prune         string          `json:"prune,omitempty"`
-	Contexts      *int            `json:"contexts"`
-	ViewTuples    int             `json:"viewTuples"`
-	Violations    []jsonViolation `json:"violations"`
-	VisibleStates []int           `json:"visibleStates,omitempty"`
-	Engine        string          `json:"engine,omitempty"`   // set for the explicit engine only
-	Explicit      *jsonExplicit   `json:"explicit,omitempty"` // the explicit engine's figures
-	Stats         jsonStats       `json:"stats"`
+	Version    string          `json:"version"`
+	Verdict    string          `json:"verdict"`
+	Reason     string          `json:"reason,omitempty"`
+	Bound      int             `json:"bound"`
+	Unbounded  bool            `json:"unbounded,omitempty"`
+	Complete   int             `json:"complete"`
+	Converged  *int            `json:"converged"`
+	Split      string          `json:"split,omitempty"`
+	Prune      string          `json:"prune,omitempty"`
+	Contexts   *int            `json:"contexts"`
+	ViewTuples int             `json:"viewTuples"`
+	Violations []jsonViolation `json:"violations"`
+	PerBound   []jsonBound     `json:"perBound,omitempty"`
+	Engine     string          `json:"engine,omitempty"`   // set for the explicit engine only
+	Explicit   *jsonExplicit   `json:"explicit,omitempty"` // the explicit engine's figures
+	Stats      jsonStats       `json:"stats"`
 }
 
 func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, counts []int) {
@@ -141,8 +185,8 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 	if c.noDedup {
 		prune = "none"
 	}
-	out := jsonResult{Version: version, Verdict: verdict, Reason: r.Reason, Bound: r.Bound, Split: s.String(), Prune: prune,
-		ViewTuples: r.Stats.ViewTuples, Violations: []jsonViolation{}, VisibleStates: counts,
+	out := jsonResult{Version: version, Verdict: verdict, Reason: r.Reason, Bound: r.Bound, Unbounded: c.unbounded, Complete: r.Complete,
+		Split: s.String(), Prune: prune, ViewTuples: r.Stats.ViewTuples, Violations: []jsonViolation{},
 		Stats: jsonStats{TimeSeconds: r.Stats.Time.Seconds(), PostStarCalls: r.Stats.PostStarCalls, PostStarSteps: r.Stats.PostStarSteps,
 			TuplesPerLevel: r.Stats.TuplesPerLevel[:r.Bound], Dropped: r.Stats.Dropped, Restricted: r.Stats.Shrunk, Kernel: bdd.Kernel}}
 	if out.Explicit = explicitJSON(c); out.Explicit != nil {
@@ -153,6 +197,16 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 	}
 	if n := r.Contexts(); n >= 0 {
 		out.Contexts = &n
+	}
+	if r.Converged >= 0 {
+		out.Converged = &r.Converged
+	}
+	for j, n := range counts {
+		jb := jsonBound{Contexts: j, VisibleStates: n, NewViewTuples: at(r.Stats.KeptPerLevel, j)}
+		if j < len(r.Stats.LevelTime) {
+			jb.Seconds = r.Stats.LevelTime[j].Seconds()
+		}
+		out.PerBound = append(out.PerBound, jb)
 	}
 	for _, v := range r.Violations {
 		kind := v.Kind.String()

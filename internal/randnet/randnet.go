@@ -1,6 +1,15 @@
 // Package randnet generates small random pushdown networks for the
-// differential tests of the engine against the explicit reference
-// semantics. Every generated network passes pds.Validate.
+// differential tests: of the engine against the explicit reference
+// semantics, and of the explicit semantics against itself (native forks
+// and thread slots, monotonicity in the bound). Every generated network
+// passes pds.Validate.
+//
+// Relations are built in one of two ways: by default from guards and
+// updates (constants, increments, copies, any value); with
+// Params.Density, as random finite tables over every input and output
+// of a rule, which together with Params.Enums and Params.AnyLocals
+// reach types whose size is no power of two and unconstrained initial
+// locals.
 package randnet
 
 import (
@@ -23,6 +32,33 @@ type Params struct {
 	Forks      bool // add fork rules
 	Errors     bool // add assertion error labels
 	MaxThreads int  // thread bound of the network (forks)
+
+	// Density, when > 0, makes every relation a random finite table:
+	// each valuation of the rule's inputs is mapped, with this
+	// probability, to one or two random valuations of its outputs.
+	// GlobalBits is then ignored (one or two globals) and rules are
+	// steps, calls (with receive relations), forks and returns in the
+	// proportions 4:2:2:2.
+	Density float64
+	// Enums (with Density) draws the types of globals from bool, int<2>
+	// and a three-valued enum, those of locals and results from bool and
+	// int<2>.
+	Enums bool
+	// AnyLocals lets each local of an initial thread start with any
+	// value (one in three) instead of a random one.
+	AnyLocals bool
+}
+
+// types are the variable types of Params.Enums; locals and results take
+// the first two.
+var types = []pds.Type{pds.BoolType(), pds.IntType(2), pds.EnumType("tri", "u", "v", "w")}
+
+// size is the number of valid values of t.
+func size(t pds.Type) uint64 {
+	if t.Kind == pds.Enum {
+		return uint64(len(t.Values))
+	}
+	return 1 << t.Bits
 }
 
 type gen struct {
@@ -38,6 +74,9 @@ type gen struct {
 
 // Generate returns the network of a seed.
 func Generate(seed uint64, p Params) (*pds.Network, error) {
+	if p.Enums && p.Density <= 0 {
+		return nil, fmt.Errorf("randnet: Enums needs Density")
+	}
 	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), p: p, lbl: map[*pds.Proc][]*pds.Label{}}
 	return g.build()
 }
@@ -47,7 +86,12 @@ func (g *gen) build() (*pds.Network, error) {
 	g.b = pds.NewBuilder(pds.Options{MaxThreads: p.MaxThreads})
 	b := g.b
 	gb := max(1, p.GlobalBits)
-	if gb >= 2 && r.IntN(2) == 0 {
+	if p.Density > 0 {
+		for i := 0; i < 1+r.IntN(2); i++ {
+			t := g.typ(3)
+			g.gs = append(g.gs, b.Global(fmt.Sprintf("g%d", i), t, g.initOf(t), pds.Pos{}))
+		}
+	} else if gb >= 2 && r.IntN(2) == 0 {
 		first := 1 + r.IntN(gb-1)
 		g.gs = append(g.gs, b.Global("x", pds.IntType(first), g.init(first), pds.Pos{}))
 		g.gs = append(g.gs, b.Global("y", pds.IntType(gb-first), g.init(gb-first), pds.Pos{}))
@@ -58,11 +102,24 @@ func (g *gen) build() (*pds.Network, error) {
 		var res *pds.Type
 		if r.IntN(2) == 0 {
 			t := pds.IntType(1 + r.IntN(2))
+			if p.Enums {
+				t = g.typ(2)
+			}
 			res = &t
 		}
 		pr := b.Proc(fmt.Sprintf("f%d", i), res, pds.Pos{})
 		bits := r.IntN(p.LocalBits + 1)
-		if bits > 0 {
+		if p.Enums {
+			// bits is the number of locals, params first.
+			params := r.IntN(bits + 1)
+			for j := 0; j < bits; j++ {
+				if j < params {
+					b.Param(pr, fmt.Sprintf("p%d", j), g.typ(2), pds.Pos{})
+				} else {
+					b.Local(pr, fmt.Sprintf("x%d", j), g.typ(2), pds.Pos{})
+				}
+			}
+		} else if bits > 0 {
 			if bits == 2 && r.IntN(2) == 0 {
 				b.Param(pr, "a", pds.IntType(1), pds.Pos{})
 				b.Local(pr, "b", pds.IntType(1), pds.Pos{})
@@ -88,6 +145,18 @@ func (g *gen) build() (*pds.Network, error) {
 		if i > 0 && len(g.ps) > 1 && r.IntN(2) == 0 {
 			pr = g.ps[r.IntN(len(g.ps))]
 		}
+		if p.AnyLocals {
+			f := pds.Frame{Label: pr.Entry, Locals: make([]pds.Init, len(pr.Locals))}
+			for k, l := range pr.Locals {
+				if r.IntN(3) == 0 {
+					f.Locals[k] = pds.Init{Any: true}
+				} else {
+					f.Locals[k] = pds.Init{Value: r.Uint64N(size(l.Type))}
+				}
+			}
+			b.Thread(fmt.Sprintf("t%d", i), f)
+			continue
+		}
 		args := make([]uint64, len(pr.Params))
 		for k, a := range pr.Params {
 			args[k] = r.Uint64N(1 << a.Type.Bits)
@@ -97,9 +166,30 @@ func (g *gen) build() (*pds.Network, error) {
 	g.m = b.Manager()
 	g.n = b.Net()
 	for _, pr := range g.ps {
-		g.rules(pr)
+		if p.Density > 0 {
+			g.tableRules(pr)
+		} else {
+			g.rules(pr)
+		}
 	}
 	return b.Build()
+}
+
+// typ returns one of the first n types: with Params.Enums, from types;
+// otherwise int<1> or int<2>.
+func (g *gen) typ(n int) pds.Type {
+	if g.p.Enums {
+		return types[g.r.IntN(n)]
+	}
+	return pds.IntType(1 + g.r.IntN(2))
+}
+
+// initOf returns a random initial value of t, any value one in four.
+func (g *gen) initOf(t pds.Type) pds.Init {
+	if g.r.IntN(4) == 0 {
+		return pds.Init{Any: true}
+	}
+	return pds.Init{Value: g.r.Uint64N(size(t))}
 }
 
 func (g *gen) init(bits int) pds.Init {
@@ -258,4 +348,106 @@ func (g *gen) recv(ret *pds.Label) {
 	}
 	gl := g.gs[r.IntN(len(g.gs))]
 	g.b.SetRecv(ret, m.And(n.Unchanged(gl), n.LocalsUnchanged(p, pds.LNext), m.Assign(n.GlobalVec(gl, pds.GNext), rv)))
+}
+
+// domain is one input or output of a table relation: a Vec and how many
+// valid values it has.
+type domain struct {
+	vec  bdd.Vec
+	size uint64
+}
+
+// globals returns the domains of the globals in copy c.
+func (g *gen) globals(c int) []domain {
+	var ds []domain
+	for _, gl := range g.gs {
+		ds = append(ds, domain{g.n.GlobalVec(gl, c), size(gl.Type)})
+	}
+	return ds
+}
+
+// locals returns the domains of p's locals in copy c.
+func (g *gen) locals(p *pds.Proc, c int) []domain {
+	var ds []domain
+	for _, l := range p.Locals {
+		ds = append(ds, domain{g.n.LocalVec(l, c), size(l.Type)})
+	}
+	return ds
+}
+
+// table returns a relation that maps each valuation of ins, with
+// probability density, to one or two random valuations of outs.
+func (g *gen) table(ins, outs []domain, density float64) bdd.Node {
+	m, r := g.m, g.r
+	rel := m.False()
+	var rec func(i int, acc bdd.Node)
+	rec = func(i int, acc bdd.Node) {
+		if i == len(ins) {
+			if r.Float64() >= density {
+				return
+			}
+			for k := 1 + r.IntN(2); k > 0; k-- {
+				out := acc
+				for _, d := range outs {
+					out = m.And(out, m.Eq(d.vec, m.ConstVec(r.Uint64N(d.size), len(d.vec))))
+				}
+				rel = m.Or(rel, out)
+			}
+			return
+		}
+		for v := uint64(0); v < ins[i].size; v++ {
+			rec(i+1, m.And(acc, m.Eq(ins[i].vec, m.ConstVec(v, len(ins[i].vec)))))
+		}
+	}
+	rec(0, m.True())
+	return rel
+}
+
+// tableRules adds p's rules with table relations (Params.Density).
+func (g *gen) tableRules(p *pds.Proc) {
+	r, b, n, d := g.r, g.b, g.n, g.p.Density
+	ls := g.normal(p)
+	in := append(g.globals(pds.GCur), g.locals(p, pds.LCur)...)
+	next := func(ds ...[]domain) []domain {
+		out := g.globals(pds.GNext)
+		for _, x := range ds {
+			out = append(out, x...)
+		}
+		return out
+	}
+	for k := 0; k < max(1, g.p.Rules); k++ {
+		from := g.pick(ls)
+		switch x := r.IntN(10); {
+		case x < 4: // step, sometimes to the error label
+			to := g.pick(g.lbl[p])
+			b.Step(from, to, g.table(in, next(g.locals(p, pds.LNext)), d), pds.Pos{})
+		case x < 6: // push, maybe with a receive relation
+			var callees []*pds.Proc
+			for _, q := range g.ps {
+				if g.p.Recursive || q.Index > p.Index {
+					callees = append(callees, q)
+				}
+			}
+			if len(callees) == 0 {
+				continue
+			}
+			q := callees[r.IntN(len(callees))]
+			ret := g.pick(ls)
+			b.Push(from, q.Entry, ret, g.table(in, next(g.locals(q, pds.LNext), g.locals(p, pds.LSaved)), d), pds.Pos{})
+			if ret.Recv == nil && r.IntN(2) == 0 {
+				R := domain{n.RetVec(n.RetBits), 1 << n.RetBits}
+				rin := append(append(g.globals(pds.GCur), R), g.locals(p, pds.LCur)...)
+				b.SetRecv(ret, g.table(rin, next(g.locals(p, pds.LNext)), 1))
+			}
+		case x < 8 && g.p.Forks && len(g.ps) > 1: // fork
+			q := g.ps[1+r.IntN(len(g.ps)-1)]
+			b.Fork(from, g.pick(ls), q, g.table(in, next(g.locals(p, pds.LNext), g.locals(q, pds.LSaved)), d), pds.Pos{})
+		default: // pop, with a value when p has a result
+			outs := next()
+			if p.Result != nil {
+				outs = append(outs, domain{n.RetVec(p.Result.Bits), size(*p.Result)})
+			}
+			b.Pop(from, g.table(in, outs, d), pds.Pos{})
+		}
+	}
 }

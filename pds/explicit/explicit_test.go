@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/reachcases"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -58,26 +58,12 @@ func TestCounter(t *testing.T) {
 	}
 }
 
-// The running example of the paper's Section 2.4: globals g, g', g″, stack
-// alphabet a, b, ∆1 = {<g,a> -> <g',b>}, ∆2 = {<g,a> -> <g″,a>, <g',a> ->
-// <g″,b>}. post*<=2 from (g,a,a) is exactly C0.
+// The running example of the paper's Section 2.4 (reachcases.Paper):
+// post*<=2 from (g,a,a) is exactly C0.
 func TestPaperExample(t *testing.T) {
-	b := pds.NewBuilder(pds.Options{})
-	G := b.Global("G", pds.EnumType("glob", "g", "g'", "g''"), pds.Init{Value: 0}, noPos)
-	p1 := b.Proc("p1", nil, noPos)
-	a1, b1 := b.Label(p1, "a", noPos), b.Label(p1, "b", noPos)
-	p2 := b.Proc("p2", nil, noPos)
-	a2, b2 := b.Label(p2, "a", noPos), b.Label(p2, "b", noPos)
-	b.Thread("1", pds.Call(p1))
-	b.Thread("2", pds.Call(p2))
-	r := relOf(b)
-	is := func(v uint64) bdd.Node { return r.m.Eq(r.g(G, pds.GCur), r.c(v, 2)) }
-	to := func(v uint64) bdd.Node { return r.m.Eq(r.g(G, pds.GNext), r.c(v, 2)) }
-	const g, g1, g2 = 0, 1, 2
-	b.Step(a1, b1, r.m.And(is(g), to(g1)), noPos)
-	b.Step(a2, a2, r.m.And(is(g), to(g2)), noPos)
-	b.Step(a2, b2, r.m.And(is(g1), to(g2)), noPos)
-	n := mustBuild(t, b)
+	n, err := reachcases.Paper()
+	require.NoError(t, err)
+	require.NoError(t, n.Validate())
 
 	res := explore(t, n, explicit.Options{Contexts: 2})
 	requireReached(t, n, res, map[string]int{

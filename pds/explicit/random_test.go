@@ -2,12 +2,11 @@ package explicit_test
 
 import (
 	"fmt"
-	"math/rand"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/randnet"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -19,172 +18,14 @@ import (
 // for every network: more contexts never lose a configuration nor raise
 // its count.
 
-// domain is one input or output of a random relation: a Vec and how many
-// valid values it has.
-type domain struct {
-	vec  bdd.Vec
-	size uint64
-}
-
-func globalDomains(n *pds.Network, c int) []domain {
-	var ds []domain
-	for _, g := range n.Globals {
-		if !g.Hidden {
-			ds = append(ds, domain{n.GlobalVec(g, c), sizeOf(g.Type)})
-		}
-	}
-	return ds
-}
-
-func localDomains(n *pds.Network, p *pds.Proc, c int) []domain {
-	var ds []domain
-	for _, l := range p.Locals {
-		ds = append(ds, domain{n.LocalVec(l, c), sizeOf(l.Type)})
-	}
-	return ds
-}
-
-func sizeOf(t pds.Type) uint64 {
-	if t.Kind == pds.Enum {
-		return uint64(len(t.Values))
-	}
-	return 1 << t.Bits
-}
-
-// randomRel returns a relation that maps each valuation of ins, with
-// probability density, to one or two random valuations of outs.
-func randomRel(rng *rand.Rand, m *bdd.Manager, ins, outs []domain, density float64) bdd.Node {
-	rel := m.False()
-	vals := make([]uint64, len(ins))
-	var rec func(i int, acc bdd.Node)
-	rec = func(i int, acc bdd.Node) {
-		if i == len(ins) {
-			if rng.Float64() >= density {
-				return
-			}
-			for k := 1 + rng.Intn(2); k > 0; k-- {
-				out := acc
-				for _, d := range outs {
-					out = m.And(out, m.Eq(d.vec, m.ConstVec(uint64(rng.Int63n(int64(d.size))), len(d.vec))))
-				}
-				rel = m.Or(rel, out)
-			}
-			return
-		}
-		for v := uint64(0); v < ins[i].size; v++ {
-			vals[i] = v
-			rec(i+1, m.And(acc, m.Eq(ins[i].vec, m.ConstVec(v, len(ins[i].vec)))))
-		}
-	}
-	rec(0, m.True())
-	return rel
-}
-
-func cat(dss ...[]domain) []domain {
-	var r []domain
-	for _, ds := range dss {
-		r = append(r, ds...)
-	}
-	return r
-}
-
-var randomTypes = []pds.Type{pds.BoolType(), pds.IntType(2), pds.EnumType("tri", "u", "v", "w")}
-
-// randomNet builds a random network from seed, with room for 4 threads.
+// randomNet builds a random network from seed with table relations,
+// bool, int<2> and enum types, recursion and room for 4 threads.
 func randomNet(t testing.TB, seed int64) *pds.Network {
-	rng := rand.New(rand.NewSource(seed))
-	b := pds.NewBuilder(pds.Options{MaxThreads: 4})
-	for i := 0; i < 1+rng.Intn(2); i++ {
-		init := pds.Init{Any: rng.Intn(4) == 0}
-		typ := randomTypes[rng.Intn(len(randomTypes))]
-		if !init.Any {
-			init.Value = uint64(rng.Int63n(int64(sizeOf(typ))))
-		}
-		b.Global(fmt.Sprintf("g%d", i), typ, init, noPos)
-	}
-	resT := randomTypes[rng.Intn(2)]
-	type proc struct {
-		p      *pds.Proc
-		labels []*pds.Label // normal labels
-		err    *pds.Label
-	}
-	mk := func(name string, result *pds.Type, params, locals int) *proc {
-		p := &proc{p: b.Proc(name, result, noPos)}
-		for i := 0; i < params; i++ {
-			b.Param(p.p, fmt.Sprintf("p%d", i), randomTypes[rng.Intn(2)], noPos)
-		}
-		for i := 0; i < locals; i++ {
-			b.Local(p.p, fmt.Sprintf("x%d", i), randomTypes[rng.Intn(2)], noPos)
-		}
-		for i := 0; i < 3; i++ {
-			p.labels = append(p.labels, b.Label(p.p, fmt.Sprintf("%s%d", name, i), noPos))
-		}
-		if rng.Intn(2) == 0 {
-			p.err = b.ErrorLabel(p.p, name+".err", pds.Assert, "", noPos)
-		}
-		return p
-	}
-	main := mk("main", nil, 0, rng.Intn(2))
-	worker := mk("w", nil, rng.Intn(3), 0)
-	fn := mk("f", &resT, 1, 0)
-	b.Spawnable(worker.p)
-	frame := func(p *pds.Proc) pds.Frame {
-		f := pds.Frame{Label: p.Entry, Locals: make([]pds.Init, len(p.Locals))}
-		for i, l := range p.Locals {
-			if rng.Intn(3) == 0 {
-				f.Locals[i] = pds.Init{Any: true}
-			} else {
-				f.Locals[i] = pds.Init{Value: uint64(rng.Int63n(int64(sizeOf(l.Type))))}
-			}
-		}
-		return f
-	}
-	b.Thread("T0", frame(main.p))
-	if rng.Intn(2) == 0 {
-		b.Thread("T1", frame(worker.p))
-	}
-
-	n, m := b.Net(), b.Manager()
-	const density = 0.6
-	G, G2 := globalDomains(n, pds.GCur), globalDomains(n, pds.GNext)
-	L := func(p *pds.Proc) []domain { return localDomains(n, p, pds.LCur) }
-	pick := func(p *proc) *pds.Label {
-		if p.err != nil && rng.Intn(5) == 0 {
-			return p.err
-		}
-		return p.labels[rng.Intn(len(p.labels))]
-	}
-	for _, p := range []*proc{main, worker, fn} {
-		for _, from := range p.labels {
-			for r := 0; r < 1+rng.Intn(2); r++ {
-				in := cat(G, L(p.p))
-				switch k := rng.Intn(10); {
-				case k < 4: // step
-					to := pick(p)
-					b.Step(from, to, randomRel(rng, m, in, cat(G2, localDomains(n, to.Proc, pds.LNext)), density), noPos)
-				case k < 6: // call f, maybe receiving its value
-					ret := p.labels[rng.Intn(len(p.labels))]
-					b.Push(from, fn.p.Entry, ret, randomRel(rng, m, in, cat(G2, localDomains(n, fn.p, pds.LNext), localDomains(n, p.p, pds.LSaved)), density), noPos)
-					if ret.Recv == nil && rng.Intn(2) == 0 {
-						R := domain{n.RetVec(n.RetBits), 1 << n.RetBits}
-						b.SetRecv(ret, randomRel(rng, m, cat(G, []domain{R}, L(p.p)), cat(G2, localDomains(n, p.p, pds.LNext)), 1))
-					}
-				case k < 8 && p != fn: // fork a worker
-					b.Fork(from, pick(p), worker.p, randomRel(rng, m, in, cat(G2, localDomains(n, p.p, pds.LNext), localDomains(n, worker.p, pds.LSaved)), density), noPos)
-				default: // return
-					R := domain{n.RetVec(resT.Bits), sizeOf(resT)}
-					outs := G2
-					if p == fn {
-						outs = cat(G2, []domain{R})
-					}
-					b.Pop(from, randomRel(rng, m, in, outs, density), noPos)
-				}
-			}
-		}
-	}
-	net, err := b.Build()
+	n, err := randnet.Generate(uint64(seed), randnet.Params{Threads: 1 + int(seed%2), Procs: 3, Labels: 3, LocalBits: 1 + int(seed/2%2),
+		Rules: 3 + int(seed%4), Recursive: true, Forks: true, Errors: true, MaxThreads: 4, Density: 0.6, Enums: true, AnyLocals: true})
 	require.NoError(t, err, "seed %d", seed)
-	return net
+	require.NoError(t, n.Validate(), "seed %d", seed)
+	return n
 }
 
 // randomBudget bounds the configurations of one random exploration; the

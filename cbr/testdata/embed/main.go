@@ -1,6 +1,6 @@
 // Command embed is a verifier of its own that embeds cbreach as a
-// library: it builds a network with the builder API, compiles another
-// from source, and analyses both. The test suite builds and runs it as a
+// library: it compiles programs from source and analyses them, with a
+// target and with a limit. The test suite builds and runs it as a
 // separate module (cbr/embed_test.go).
 package main
 
@@ -24,28 +24,36 @@ func main() {
 }
 
 func run() error {
-	b := pds.NewBuilder(pds.Options{})
-	x := b.Global("x", pds.IntType(2), pds.Init{Value: 0}, pds.Pos{})
-	inc := b.Proc("inc", nil, pds.Pos{})
-	i0 := b.Label(inc, "inc.0", pds.Pos{})
-	check := b.Proc("check", nil, pds.Pos{})
-	c0 := b.Label(check, "check.0", pds.Pos{})
-	bad := b.ErrorLabel(check, "check.err", pds.Assert, "x != 2", pds.Pos{File: "model", Line: 1})
-	b.Thread("t0", pds.Call(inc))
-	b.Thread("t1", pds.Call(check))
-	n, m := b.Net(), b.Manager()
-	xv, xn := n.GlobalVec(x, pds.GCur), n.GlobalVec(x, pds.GNext)
-	b.Step(i0, i0, m.And(m.Assign(xn, m.Add(xv, m.ConstVec(1, 2))), n.Unchanged(x)), pds.Pos{})
-	b.Step(c0, bad, m.And(m.Eq(xv, m.ConstVec(2, 2)), n.Unchanged()), pds.Pos{})
-	net, err := b.Build()
+	// The lost update of the bundled examples, compiled from source.
+	src := `int<2> counter; int<2> done;
+proc worker() { int<2> tmp; tmp = counter; counter = tmp + 1; atomic { done = done + 1; } }
+proc check() { assume(done == 2); assert(counter == 2); }
+start worker(); start worker(); start check();`
+	net, err := frontend.Compile("lost.pds", []byte(src))
 	if err != nil {
 		return err
 	}
-	res, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: 3, Split: cbr.Lazy})
+	res, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: 4, Split: cbr.Eager})
 	if err != nil {
 		return err
 	}
-	fmt.Println("builder:", res.Verdict, res.Contexts())
+	fmt.Println("compiled:", res.Verdict, res.Contexts())
+
+	// A target, given by values and labels, no BDD built by hand: thread
+	// 2 at its assertion with the counter at 1.
+	var at *pds.Label
+	for _, l := range net.Labels {
+		if l.Proc.Name == "check" && l.Kind == pds.Assert {
+			at = l
+		}
+	}
+	tg := cbr.Target{Name: "lost", Globals: []cbr.Value{{Global: net.Globals[0], Value: 1}},
+		Tops: []cbr.Top{{Any: true}, {Any: true}, {Label: at}}}
+	res, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: 4, All: true, Targets: []cbr.Target{tg}})
+	if err != nil {
+		return err
+	}
+	fmt.Println("target:", len(res.Violations))
 
 	// A limit is a typed error; the network serves again afterwards.
 	wide, err := frontend.Compile("wide.pds", []byte("int<16> a = ?; int<16> b = ?; proc m() { assert(a * b != 12345); } start m();"))

@@ -1,0 +1,68 @@
+package cbr_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConvergence: on random programs (no recursion, so the explicit
+// reference is exact) where the search converges at j below the bound,
+// the explicit reference with a bound of j+3 reaches no configuration
+// that needs more than j contexts. The unbounded search converges too, no
+// later, and soundly. (Convergence is a sufficient test: with pruning
+// off, or tuples that only a union of kept ones covers, the configurations
+// can stop growing unnoticed; the test does not ask for the converse.)
+func TestConvergence(t *testing.T) {
+	seeds := 200
+	if testing.Short() {
+		seeds = 40
+	}
+	converged := 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2, Labels: 2 + int(seed%3),
+			LocalBits: int(seed % 2), Rules: 3 + int(seed%4), Forks: seed%4 == 0, MaxThreads: 3}
+		net, err := randnet.Generate(seed, p)
+		require.NoError(t, err, "seed %d", seed)
+		const k = 4
+		for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
+			for _, prune := range []cbr.Prune{cbr.PruneSubsumed, cbr.PruneIdentical, cbr.PruneNone} {
+				r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, Split: s, All: true, Prune: prune, SubsumeAfter: -1})
+				require.NoError(t, err)
+				if r.Verdict == cbr.Unknown {
+					require.Equal(t, -1, r.Converged, "seed %d: converged although cut off", seed)
+					continue
+				}
+				j := r.Converged
+				ref, err := explicit.Explore(net, explicit.Options{Contexts: max(j, k) + 3, MaxDepth: 8, MaxConfigs: 400000})
+				require.NoError(t, err, "seed %d", seed)
+				most := 0
+				for _, x := range ref.Reached {
+					most = max(most, x.Contexts)
+				}
+				if j >= 0 {
+					converged++
+					require.LessOrEqual(t, most, j, "seed %d %s prune %s: converged at %d, but a configuration needs %d contexts", seed, s, prune, j, most)
+					// The unbounded search reruns the same levels, so it
+					// converges as soon; a deadline turns a bug into a failure.
+					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+					u, err := cbr.Analyze(ctx, net, cbr.Options{Unbounded: true, Split: s, All: true, Prune: prune, SubsumeAfter: -1})
+					cancel()
+					require.NoError(t, err)
+					require.Nil(t, u.Limit, "seed %d: the unbounded search did not converge", seed)
+					require.Equal(t, r.Verdict, u.Verdict, "seed %d: unbounded verdict", seed)
+					require.LessOrEqual(t, u.Converged, j, "seed %d: unbounded converged later", seed)
+					require.GreaterOrEqual(t, u.Converged, 0, "seed %d: unbounded did not converge", seed)
+					require.LessOrEqual(t, most, u.Converged, "seed %d: unbounded converged at %d, but a configuration needs %d", seed, u.Converged, most)
+				}
+			}
+		}
+	}
+	require.Positive(t, converged, "no random program converged: the test tests nothing")
+	t.Logf("%d runs converged", converged)
+}

@@ -1,0 +1,218 @@
+package reachcases
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// Answer is what an engine says about a network within a bound.
+type Answer struct {
+	Verdict  cbr.Verdict
+	Contexts int      // the fewest contexts of a violation, -1 when none
+	Sites    []string // every violation site as label@contexts, sorted
+}
+
+func (a Answer) String() string {
+	return fmt.Sprintf("%s in %d contexts at %v", a.Verdict, a.Contexts, a.Sites)
+}
+
+// NewAnswer returns the answer of a verdict and its sites (label@contexts,
+// in any order).
+func NewAnswer(v cbr.Verdict, sites []string) Answer {
+	a := Answer{Verdict: v, Contexts: -1, Sites: append([]string(nil), sites...)}
+	sort.Strings(a.Sites)
+	for _, s := range a.Sites {
+		if c := siteContexts(s); a.Contexts < 0 || c < a.Contexts {
+			a.Contexts = c
+		}
+	}
+	return a
+}
+
+func siteContexts(site string) int {
+	c, err := strconv.Atoi(site[strings.LastIndexByte(site, '@')+1:])
+	if err != nil {
+		panic(fmt.Sprintf("reachcases: site %q is not label@contexts", site))
+	}
+	return c
+}
+
+// Case is a named reachability question.
+type Case struct {
+	Name  string
+	Build func() (*pds.Network, error) // a fresh network on every call
+	K     int                          // the largest bound the case is asked with
+	// Want is the answer at bound K, known by construction; nil when the
+	// explicit reference's answer is the expectation.
+	Want *Answer
+	// Seed and Params are set for a randnet case.
+	Seed   uint64
+	Params randnet.Params
+}
+
+// At returns the expected answer at bound k <= K: the sites of Want
+// reached with at most k contexts; safe when there are none. Only for a
+// case with Want.
+func (c Case) At(k int) Answer {
+	var sites []string
+	for _, s := range c.Want.Sites {
+		if siteContexts(s) <= k {
+			sites = append(sites, s)
+		}
+	}
+	if len(sites) == 0 {
+		return NewAnswer(cbr.Safe, nil)
+	}
+	return NewAnswer(cbr.Violation, sites)
+}
+
+// bundled compiles a .pds file of this module, named from the module's
+// root (found from the working directory, which go test sets to the
+// package's directory).
+func bundled(name string) func() (*pds.Network, error) {
+	return func() (*pds.Network, error) {
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				break
+			}
+			up := filepath.Dir(dir)
+			if up == dir {
+				return nil, fmt.Errorf("reachcases: no go.mod above the working directory for %s", name)
+			}
+			dir = up
+		}
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			return nil, err
+		}
+		return frontend.Compile(filepath.Base(name), src)
+	}
+}
+
+func compile(name, src string) func() (*pds.Network, error) {
+	return func() (*pds.Network, error) { return frontend.Compile(name, []byte(src)) }
+}
+
+func want(v cbr.Verdict, sites ...string) *Answer {
+	a := NewAnswer(v, sites)
+	return &a
+}
+
+// Cases returns the hand-made cases, each with its answer known by
+// construction.
+func Cases() []Case {
+	return []Case{
+		{
+			// Thread 0 adds one to a 2-bit counter any number of times;
+			// thread 1 fails when it sees 2: inc runs, then check.
+			Name: "counter",
+			Build: compile("counter.pds", `
+int<2> x;
+proc inc() {
+  while (?) { x = x + 1; }
+}
+proc check() {
+  assert(x != 2);
+}
+start inc();
+start check();
+`),
+			K:    3,
+			Want: want(cbr.Violation, "check.L7.assert@2"),
+		},
+		{
+			// The lost update of examples/lostupdate.pds: worker A reads,
+			// worker B runs completely, A writes back, the checker runs.
+			Name:  "lostupdate",
+			Build: bundled("examples/lostupdate.pds"),
+			K:     4,
+			Want:  want(cbr.Violation, "check.L22.assert@4"),
+		},
+		{
+			// The running example of the jMoped paper's Section 2.4;
+			// it has no error label.
+			Name:  "paper",
+			Build: Paper,
+			K:     3,
+			Want:  want(cbr.Safe),
+		},
+	}
+}
+
+// Paper builds the running example of the jMoped paper's Sections 2.4
+// and 3.1: one enum global G with values g, g', g″ (0, 1, 2), stack
+// alphabet a, b, ∆1 = {<g,a> -> <g',b>}, ∆2 = {<g,a> -> <g″,a>, <g',a>
+// -> <g″,b>}, initially (g, a, a).
+func Paper() (*pds.Network, error) {
+	b := pds.NewBuilder(pds.Options{})
+	G := b.Global("G", pds.EnumType("glob", "g", "g'", "g''"), pds.Init{Value: 0}, pds.Pos{})
+	p1 := b.Proc("p1", nil, pds.Pos{})
+	a1, b1 := b.Label(p1, "a", pds.Pos{}), b.Label(p1, "b", pds.Pos{})
+	p2 := b.Proc("p2", nil, pds.Pos{})
+	a2, b2 := b.Label(p2, "a", pds.Pos{}), b.Label(p2, "b", pds.Pos{})
+	b.Thread("1", pds.Call(p1))
+	b.Thread("2", pds.Call(p2))
+	n, m := b.Net(), b.Manager()
+	is := func(v uint64) bdd.Node { return m.Eq(n.GlobalVec(G, pds.GCur), m.ConstVec(v, 2)) }
+	to := func(v uint64) bdd.Node { return m.Eq(n.GlobalVec(G, pds.GNext), m.ConstVec(v, 2)) }
+	const g, g1, g2 = 0, 1, 2
+	b.Step(a1, b1, m.And(is(g), to(g1)), pds.Pos{})
+	b.Step(a2, a2, m.And(is(g), to(g2)), pds.Pos{})
+	b.Step(a2, b2, m.And(is(g1), to(g2)), pds.Pos{})
+	return b.Build()
+}
+
+// RandomSeeds is the number of random cases, and ShortRandomSeeds the
+// number under -short.
+const (
+	RandomSeeds      = 300
+	ShortRandomSeeds = 60
+)
+
+// Random returns the random cases of seeds 1 to n: programs with 2 or 3
+// threads, forks and error labels, and no recursion (so the explicit
+// reference is exact); K is 4 with 2 threads, 3 with 3.
+func Random(n int) []Case {
+	var cs []Case
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
+			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3 + int(seed%2)}
+		k := 4
+		if p.Threads == 3 {
+			k = 3
+		}
+		cs = append(cs, Case{
+			Name:   fmt.Sprintf("random/seed=%d", seed),
+			Build:  func() (*pds.Network, error) { return randnet.Generate(seed, p) },
+			K:      k,
+			Seed:   seed,
+			Params: p,
+		})
+	}
+	return cs
+}
+
+// Lookup returns the hand-made case of that name; it panics when there is
+// none.
+func Lookup(name string) Case {
+	for _, c := range Cases() {
+		if c.Name == name {
+			return c
+		}
+	}
+	panic("reachcases: no case " + name)
+}
