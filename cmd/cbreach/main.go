@@ -8,11 +8,12 @@
 //
 // Exit status: 0 no violation within the bound, 1 violation, 2 bad input
 // or usage, 3 unknown (a time, memory, node or thread limit, or Ctrl-C,
-// cut the search off).
+// cut the search off), 4 (--self-check) the engines disagree.
 //
 // The command is laid out by concern: main.go the flags and the run,
 // input.go reading the program (.pds or CUBA), output.go the verdict in
-// text and JSON.
+// text and JSON, engines.go the choice of engine and the explicit
+// engine's flags, selfcheck.go --self-check.
 package main
 
 import (
@@ -82,6 +83,8 @@ type config struct {
 	perBound   bool
 	unbounded  bool
 
+	engine engineFlags // --engine and the explicit engine's flags (engines.go)
+
 	memory int64 // maxMemory parsed
 	stdin  io.Reader
 }
@@ -135,9 +138,14 @@ Flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
+Flags marked "explicit engine" apply to --engine explicit only; --split,
+--prune, --no-dedup, --max-tuples and --reach-tops to --engine cbr only.
+
 Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
 usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
-Ctrl-C, cut the search off; what was covered is printed).
+Ctrl-C, cut the search off; what was covered is printed). --self-check:
+0 or 1 when the engines agree, 3 when one was cut off by a limit and the
+others agree, 4 when they disagree.
 `)
 }
 
@@ -169,6 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.BoolVar(&c.unbounded, "unbounded", false, "deepen the bound until the reachable configurations stop growing (or a violation, or a limit)")
 	fs.BoolVar(&c.perBound, "per-bound", false, "explore the whole bound and report, per number of contexts, the new view tuples, the reachable visible states (globals and stack tops) and the time")
 	fs.BoolVar(&c.reachTops, "reach-tops", false, "same as --per-bound")
+	addEngineFlags(fs, &c.engine)
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
@@ -189,6 +198,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitUsage
 	}
 	opts, err := options(&c, fs)
+	if err == nil {
+		err = checkEngine(&c, fs)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cbreach: %v\n", err)
 		return exitUsage
@@ -229,13 +241,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitUsage
 	}
 	opts.Targets = in.targets
+	if c.engine.selfCheck {
+		return selfCheck(ctx, stdout, in.net, &c, opts)
+	}
 	if tty && !c.json && !c.quiet {
 		opts.OnProgress = progress(stderr)
+		if c.engine.name == "explicit" {
+			opts.OnProgress = explicitProgress(stderr)
+		}
 	}
 	var res *cbr.Result
 	var counts []int
 	if c.perBound {
 		counts, res, err = cbr.VisibleStates(ctx, in.net, opts)
+	} else if c.engine.name == "explicit" {
+		res, err = runExplicit(ctx, in.net, &c, opts)
 	} else {
 		res, err = cbr.Analyze(ctx, in.net, opts)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/stretchr/testify/require"
 )
 
@@ -76,6 +78,21 @@ func TestCommandLine(t *testing.T) {
 		{"unbounded-with-k", []string{"--unbounded", "-k", "3", bt}, exitUsage},
 		{"per-bound", []string{"-k", "5", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		{"json-per-bound", []string{"-k", "4", "--json", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"explicit-violation", []string{"--engine", "explicit", "-k", "5", bt}, exitViolation},
+		{"explicit-safe-stats", []string{"--engine", "explicit", "-k", "4", "--stats", bt}, exitSafe},
+		{"explicit-no-por", []string{"-engine", "explicit", "--no-por", "-k", "4", "--stats", bt}, exitSafe},
+		{"json-explicit", []string{"--json", "--engine", "explicit", "-k", "5", "--all", bt}, exitViolation},
+		{"explicit-depth", []string{"--engine", "explicit", "--max-depth", "5", filepath.Join("testdata", "deep.pds")}, exitUnknown},
+		{"explicit-cuba-target", []string{"--engine", "explicit", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
+		{"explicit-timeout", []string{"--engine", "explicit", "--timeout", "1ns", "-k", "5", bt}, exitUnknown},
+		{"explicit-split", []string{"--engine", "explicit", "--split", "eager", bt}, exitUsage},
+		{"explicit-reach-tops", []string{"--engine", "explicit", "--reach-tops", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
+		{"cbr-max-depth", []string{"--max-depth", "5", bt}, exitUsage},
+		{"bad-engine", []string{"--engine", "magic", bt}, exitUsage},
+		{"self-check-violation", []string{"--self-check", "-k", "5", bt}, exitViolation},
+		{"self-check-safe", []string{"--self-check", "-k", "4", bt}, exitSafe},
+		{"self-check-unknown", []string{"--self-check", "--max-depth", "5", filepath.Join("testdata", "deep.pds")}, exitUnknown},
+		{"self-check-engine", []string{"--self-check", "--engine", "explicit", bt}, exitUsage},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,7 +117,11 @@ func TestCommandLine(t *testing.T) {
 			if strings.HasPrefix(tc.name, "json") {
 				var v map[string]any
 				require.NoError(t, json.Unmarshal(out.Bytes(), &v), "--json prints one JSON object")
-				for _, k := range []string{"verdict", "bound", "split", "contexts", "viewTuples", "violations", "stats"} {
+				keys := []string{"verdict", "bound", "split", "contexts", "viewTuples", "violations", "stats"}
+				if strings.Contains(tc.name, "explicit") {
+					keys = []string{"verdict", "bound", "engine", "contexts", "viewTuples", "violations", "stats", "explicit"}
+				}
+				for _, k := range keys {
 					require.Contains(t, v, k)
 				}
 			}
@@ -135,6 +156,8 @@ func TestLimits(t *testing.T) {
 		{"sub32.pds", []string{"--split", "eager", "--max-nodes", "100000"}, "eager splitting of the initial configurations would create 4294967296 view tuples"},
 		{"threads1000.pds", []string{"--timeout", "1s"}, "time limit reached"},
 		{"threads1000.pds", []string{"--max-memory", "100MiB"}, "memory limit reached"},
+		{"threads1000.pds", []string{"--engine", "explicit", "--timeout", "1s"}, "time limit reached"},
+		{"threads1000.pds", []string{"--engine", "explicit", "--max-memory", "100MiB"}, "memory limit reached"},
 		{"square2000.pds", []string{"--timeout", "1s"}, "time limit reached"},
 		{"square2000.pds", []string{"--max-nodes", "100000"}, "BDD node limit reached"},
 	}
@@ -155,6 +178,42 @@ func TestLimits(t *testing.T) {
 	// Lazy splitting needs no enumeration: the same program is safe.
 	var out, errb bytes.Buffer
 	require.Equal(t, exitSafe, run(context.Background(), []string{filepath.Join(dir, "sub32.pds")}, &out, &errb, false), errb.String())
+}
+
+// TestAgreement: the comparison of --self-check on made-up answers.
+func TestAgreement(t *testing.T) {
+	safe := func() *cbr.Result { return &cbr.Result{Verdict: cbr.Safe} }
+	viol := func(pos string, n int) *cbr.Result {
+		return &cbr.Result{Verdict: cbr.Violation, Violations: []cbr.Found{{Contexts: n, Message: pos}}}
+	}
+	unknown := &cbr.Result{Verdict: cbr.Unknown, Limit: context.DeadlineExceeded}
+	cases := []struct {
+		name string
+		res  []*cbr.Result
+		want int
+	}{
+		{"all safe", []*cbr.Result{safe(), safe(), safe()}, exitSafe},
+		{"all violation", []*cbr.Result{viol("a", 2), viol("a", 2), viol("a", 2)}, exitViolation},
+		{"one unknown", []*cbr.Result{safe(), unknown, safe()}, exitUnknown},
+		{"all unknown", []*cbr.Result{unknown, unknown, unknown}, exitUnknown},
+		{"verdicts differ", []*cbr.Result{safe(), viol("a", 2), safe()}, exitDisagree},
+		{"fewest contexts differ", []*cbr.Result{viol("a", 2), viol("a", 3), viol("a", 2)}, exitDisagree},
+		{"cut-off run found more", []*cbr.Result{safe(), safe(), {Verdict: cbr.Violation, Limit: context.DeadlineExceeded, Violations: []cbr.Found{{Contexts: 1, Message: "b"}}}}, exitDisagree},
+		{"engine error", []*cbr.Result{safe(), safe(), nil}, exitDisagree},
+	}
+	for _, tc := range cases {
+		var runs []*checkRun
+		for _, r := range tc.res {
+			cr := &checkRun{res: r}
+			if r != nil {
+				for _, v := range r.Violations {
+					cr.sites = append(cr.sites, fmt.Sprintf("%s@%d", v.Message, v.Contexts))
+				}
+			}
+			runs = append(runs, cr)
+		}
+		require.Equal(t, tc.want, agreement(runs), tc.name)
+	}
 }
 
 // TestInterrupt sends SIGINT to a running cbreach: it stops, prints what

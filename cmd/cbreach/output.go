@@ -80,7 +80,9 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 	for j, n := range counts {
 		fmt.Fprintf(&b, "within %s: %d visible states, %d new view tuples%s\n", plural(j, "context"), n, at(r.Stats.KeptPerLevel, j), levelTime(r, j))
 	}
-	if !c.quiet {
+	if !c.quiet && c.engine.name == "explicit" {
+		explicitSummary(&b, c, r)
+	} else if !c.quiet {
 		st := r.Stats
 		fmt.Fprintf(&b, "%s splitting: %d view tuples, %d post* calls, %.3fs\n", s, st.ViewTuples, st.PostStarCalls, st.Time.Seconds())
 		if c.stats {
@@ -165,12 +167,14 @@ type jsonResult struct {
 	Unbounded  bool            `json:"unbounded,omitempty"`
 	Complete   int             `json:"complete"`
 	Converged  *int            `json:"converged"`
-	Split      string          `json:"split"`
-	Prune      string          `json:"prune"`
+	Split      string          `json:"split,omitempty"`
+	Prune      string          `json:"prune,omitempty"`
 	Contexts   *int            `json:"contexts"`
 	ViewTuples int             `json:"viewTuples"`
 	Violations []jsonViolation `json:"violations"`
 	PerBound   []jsonBound     `json:"perBound,omitempty"`
+	Engine     string          `json:"engine,omitempty"`   // set for the explicit engine only
+	Explicit   *jsonExplicit   `json:"explicit,omitempty"` // the explicit engine's figures
 	Stats      jsonStats       `json:"stats"`
 }
 
@@ -187,6 +191,9 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 		Split: s.String(), Prune: prune, ViewTuples: r.Stats.ViewTuples, Violations: []jsonViolation{},
 		Stats: jsonStats{TimeSeconds: r.Stats.Time.Seconds(), PostStarCalls: r.Stats.PostStarCalls, PostStarSteps: r.Stats.PostStarSteps,
 			TuplesPerLevel: r.Stats.TuplesPerLevel[:r.Bound], Dropped: r.Stats.Dropped, Restricted: r.Stats.Shrunk, Kernel: bdd.Kernel}}
+	if out.Explicit = explicitJSON(c); out.Explicit != nil {
+		out.Engine, out.Split, out.Prune = c.engine.name, "", ""
+	}
 	if c.stats {
 		out.Stats.PeakNodes = &r.Stats.PeakNodes
 	}

@@ -12,6 +12,7 @@
 // label@contexts. The answer at a smaller bound follows from it (Case.At).
 //
 // A variant is an engine with its options: cbr eager and lazy under each
-// pruning setting, and the explicit reference semantics. A new engine
+// pruning setting, the explicit-state engine with and without its
+// reduction, and the explicit reference semantics. A new engine
 // joins every test by adding its variants to Variants.
 package reachcases

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/cbr"
+	xengine "github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"
@@ -13,8 +14,8 @@ import (
 // Outcome is a variant's answer with the figures tests compare.
 type Outcome struct {
 	Answer
-	Tuples int // work items the engine processed (cbr: Stats.ViewTuples; explicit: configurations reached)
-	Raw    any // the engine's own result (*cbr.Result, *explicit.Result) for checks beyond the answer
+	Tuples int // work items the engine processed (cbr: Stats.ViewTuples; explicit: configurations reached; the explicit engine: states expanded)
+	Raw    any // the engine's own result (*cbr.Result, *explicit.Result, the explicit engine's *Result) for checks beyond the answer
 }
 
 // Variant is an engine with its options.
@@ -82,10 +83,32 @@ func CBR(name string, opts cbr.Options, atMost ...string) Variant {
 	}}
 }
 
+// ExplicitEngine returns the variant of the explicit-state engine (package
+// cbr/explicit, All set) with or without its partial-order reduction,
+// within the reference's depth limit. Tuples counts its expanded states.
+func ExplicitEngine(noPOR bool) Variant {
+	name := "explicit-engine"
+	if noPOR {
+		name += "/no-por"
+	}
+	return Variant{Name: name, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
+		r, err := xengine.Run(ctx, net, xengine.Options{Contexts: k, MaxDepth: ReferenceDepth, All: true, NoPOR: noPOR})
+		if err != nil {
+			return nil, err
+		}
+		var sites []string
+		for _, x := range r.Violations {
+			sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
+		}
+		return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: r.Explicit.States, Raw: r}, nil
+	}}
+}
+
 // Variants returns every engine variant: the explicit reference first,
 // then cbr eager and lazy under each pruning setting (none; identical
 // tuples; subsumption from the first tuple, after 4 kept tuples and
-// after the default number).
+// after the default number), then the explicit-state engine with and
+// without its reduction.
 func Variants() []Variant {
 	vs := []Variant{Reference}
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
@@ -102,5 +125,5 @@ func Variants() []Variant {
 			CBR(fmt.Sprintf("%s/subsumed-default", s), cbr.Options{Split: s, Prune: cbr.PruneSubsumed}, none),
 		)
 	}
-	return vs
+	return append(vs, ExplicitEngine(false), ExplicitEngine(true))
 }

@@ -1,0 +1,240 @@
+package explicit_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/pds"
+	pexp "github.com/cbreach/cbreach/pds/explicit"
+	"github.com/stretchr/testify/require"
+)
+
+// verdict is what the engines must agree on: the verdict and the
+// violation sites with their fewest contexts.
+type verdict struct {
+	v     engine.Verdict
+	sites []string
+}
+
+func (v verdict) String() string { return fmt.Sprintf("%v %v", v.v, v.sites) }
+
+func referenceVerdict(res *pexp.Result) verdict {
+	var v verdict
+	for _, x := range res.Violations {
+		v.sites = append(v.sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
+	}
+	sort.Strings(v.sites)
+	switch {
+	case len(v.sites) > 0:
+		v.v = engine.Violation
+	case res.CutOff || res.DepthCapped:
+		v.v = engine.Unknown
+	default:
+		v.v = engine.Safe
+	}
+	return v
+}
+
+func engineVerdict(r *engine.Result) verdict { return verdict{r.Verdict, sites(r)} }
+
+// reachDiff compares the reference's reachable configurations with those
+// the engine expanded, with their fewest contexts.
+func reachDiff(net *pds.Network, ref *pexp.Result, got map[string]int) string {
+	want := map[string]int{}
+	for _, x := range ref.Reached {
+		want[x.Config.Key()] = x.Contexts
+	}
+	var lines []string
+	for k, v := range want {
+		if w, ok := got[k]; !ok {
+			lines = append(lines, fmt.Sprintf("only in the reference: %s (%d contexts)", k, v))
+		} else if v != w {
+			lines = append(lines, fmt.Sprintf("contexts differ: %s reference %d engine %d", k, v, w))
+		}
+	}
+	for k, w := range got {
+		if _, ok := want[k]; !ok {
+			lines = append(lines, fmt.Sprintf("only in the engine: %s (%d contexts)", k, w))
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) > 8 {
+		lines = append(lines[:8], fmt.Sprintf("... %d differences", len(lines)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestRandomDifferential: on random programs with 2 or 3 threads, forks
+// and (every fourth seed) recursion, for k from 1 to 4 (3 with three
+// threads), the engine agrees with the reference semantics
+// (pds/explicit.Explore) on the verdict, the violation sites with their
+// fewest contexts and, without the reduction, the reachable
+// configurations with the fewest contexts of each; with the reduction on
+// the verdict and sites, and fewer states over all programs. Without recursion it
+// agrees with the symbolic engine, eager and lazy (every fifth seed).
+func TestRandomDifferential(t *testing.T) {
+	seeds := 150
+	if testing.Short() {
+		seeds = 60
+	}
+	const depth = 8
+	ctx := context.Background()
+	// A state may be expanded twice with the reduction, reduced and then
+	// unreduced, so a program can take more states with it; over all the
+	// programs it must take fewer.
+	statesFull, statesReduced := 0, 0
+	defer func() {
+		t.Logf("states expanded: %d without the reduction, %d with it", statesFull, statesReduced)
+		require.Less(t, statesReduced, statesFull)
+	}()
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		recursive := seed%4 == 0
+		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
+			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3 + int(seed%2), Recursive: recursive}
+		net, err := randnet.Generate(seed, p)
+		require.NoError(t, err, "seed %d", seed)
+		maxK := 4
+		if p.Threads == 3 {
+			maxK = 3
+		}
+		for k := 1; k <= maxK; k++ {
+			ref, err := pexp.Explore(net, pexp.Options{Contexts: k, MaxDepth: depth, MaxConfigs: 200000})
+			require.NoError(t, err, "seed %d k %d", seed, k)
+			want := referenceVerdict(ref)
+
+			got := map[string]int{}
+			full, err := explicit.Run(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, All: true, NoPOR: true,
+				OnConfig: func(j int, c pexp.Config) {
+					key := c.Key()
+					_, dup := got[key]
+					require.False(t, dup, "seed %d k %d: configuration expanded twice as new: %s", seed, k, key)
+					got[key] = j
+				}})
+			require.NoError(t, err, "seed %d k %d", seed, k)
+			require.Equal(t, want, engineVerdict(&full.Result), "seed %d k %d: verdict without reduction", seed, k)
+			if d := reachDiff(net, ref, got); d != "" {
+				t.Fatalf("seed %d k %d: reachable configurations differ:\n%s", seed, k, d)
+			}
+			// Complete and Converged, as engine.Result defines them.
+			if !ref.CutOff && !ref.DepthCapped {
+				require.Equal(t, k, full.Complete, "seed %d k %d: complete", seed, k)
+			}
+			if full.Converged >= 0 {
+				more, err := pexp.Explore(net, pexp.Options{Contexts: k + 2, MaxDepth: depth, MaxConfigs: 200000})
+				require.NoError(t, err)
+				require.Equal(t, len(ref.Reached), len(more.Reached), "seed %d k %d: converged at %d, but more configurations with k+2", seed, k, full.Converged)
+				fewest := 0
+				for _, x := range ref.Reached {
+					fewest = max(fewest, x.Contexts)
+				}
+				require.Equal(t, fewest, full.Converged, "seed %d k %d: converged", seed, k)
+			}
+			perLevel := 0
+			for _, n := range full.Explicit.ConfigsPerLevel {
+				perLevel += n
+			}
+			require.Equal(t, len(ref.Reached), perLevel, "seed %d k %d: coverage by bound", seed, k)
+
+			red, err := explicit.Run(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, All: true})
+			require.NoError(t, err, "seed %d k %d", seed, k)
+			require.Equal(t, want, engineVerdict(&red.Result), "seed %d k %d: verdict with the reduction", seed, k)
+			statesFull += full.Explicit.States
+			statesReduced += red.Explicit.States
+
+			// A visible state of a reachable configuration, as a target:
+			// reached with the fewest contexts of any configuration that
+			// satisfies it, with the reduction on.
+			if len(ref.Reached) > 0 {
+				tg, fewest := pickTarget(net, ref, int(seed*7+uint64(k)))
+				tr, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, Targets: []engine.Target{tg}, All: true})
+				require.NoError(t, err, "seed %d k %d", seed, k)
+				got := -1
+				for _, v := range tr.Violations {
+					if v.Target != nil {
+						got = v.Contexts
+					}
+				}
+				require.Equal(t, fewest, got, "seed %d k %d: target %s", seed, k, tg.Name)
+			}
+
+			// Stopping at the first violation reports one with the fewest contexts.
+			first, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth})
+			require.NoError(t, err, "seed %d k %d", seed, k)
+			require.Equal(t, want.v, first.Verdict, "seed %d k %d: verdict stopping at the first violation", seed, k)
+			if want.v == engine.Violation {
+				require.Len(t, first.Violations, 1)
+				require.Equal(t, ref.Violations[0].Contexts, first.Contexts(), "seed %d k %d: first violation", seed, k)
+			}
+
+			// cbr's own differential test compares it with the reference on
+			// the same programs; a fifth of them here is a direct check.
+			if recursive || seed%5 != 0 {
+				continue
+			}
+			for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
+				r, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: k, Split: s, All: true})
+				require.NoError(t, err, "seed %d k %d %s", seed, k, s)
+				require.Equal(t, engineVerdict(r), engineVerdict(&red.Result), "seed %d k %d: explicit against cbr %s", seed, k, s)
+			}
+		}
+	}
+}
+
+// pickTarget makes a target of the visible state (globals, every thread's
+// top) of the i-th reachable configuration, every other one leaving some
+// threads unconstrained, and returns it with the fewest contexts of the
+// reachable configurations that satisfy it.
+func pickTarget(net *pds.Network, ref *pexp.Result, i int) (engine.Target, int) {
+	c := ref.Reached[i%len(ref.Reached)].Config
+	tg := engine.Target{Name: fmt.Sprintf("visible state of configuration %d", i%len(ref.Reached))}
+	for i, v := range c.Globals {
+		tg.Globals = append(tg.Globals, engine.Value{Global: net.Globals[i], Value: v})
+	}
+	for t, s := range c.Threads {
+		switch {
+		case i%2 == 1 && t%2 == 0:
+			tg.Tops = append(tg.Tops, engine.Top{Any: true})
+		case len(s) == 0:
+			tg.Tops = append(tg.Tops, engine.Top{Empty: true})
+		default:
+			tg.Tops = append(tg.Tops, engine.Top{Label: s[len(s)-1].Label})
+		}
+	}
+	fewest := -1
+	for _, x := range ref.Reached {
+		if satisfies(x.Config, c, &tg) && (fewest < 0 || x.Contexts < fewest) {
+			fewest = x.Contexts
+		}
+	}
+	return tg, fewest
+}
+
+// satisfies reports whether d has the globals of c and the tops tg asks
+// for; threads d lacks satisfy only Any.
+func satisfies(d, c pexp.Config, tg *engine.Target) bool {
+	for i := range c.Globals {
+		if d.Globals[i] != c.Globals[i] {
+			return false
+		}
+	}
+	for t, top := range tg.Tops {
+		if top.Any {
+			continue
+		}
+		if t >= len(d.Threads) {
+			return false
+		}
+		s := d.Threads[t]
+		if top.Empty != (len(s) == 0) || !top.Empty && s[len(s)-1].Label != top.Label {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,507 @@
+package explicit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/pds"
+	pexp "github.com/cbreach/cbreach/pds/explicit"
+)
+
+// Name is the engine's name on the command line.
+const Name = "explicit"
+
+// DefaultContexts is the bound when Options.Contexts is 0 (as package cbr).
+const DefaultContexts = 4
+
+// DefaultMaxDepth is the stack depth limit when Options.MaxDepth is 0.
+const DefaultMaxDepth = 64
+
+// Options configure Analyze. The zero value analyzes DefaultContexts
+// contexts with stacks of at most DefaultMaxDepth frames and the
+// reduction on, stopping at the first violation. The thread bound is the
+// network's (pds.Options.MaxThreads).
+type Options struct {
+	Contexts int             // the bound k on contexts (default DefaultContexts)
+	MaxDepth int             // the stack depth limit (default DefaultMaxDepth)
+	All      bool            // explore the whole bound and report every violation site
+	Targets  []engine.Target // visible states to reach, besides the error labels
+	// NoPOR turns the partial-order reduction off (package
+	// documentation, "Partial-order reduction"): every thread may be
+	// switched to after every step.
+	NoPOR bool
+	// MaxStateBytes bounds an estimate of the bytes of the stored states
+	// and queues, the same in every run (0: no bound); reaching it gives
+	// engine.ErrMemoryLimit.
+	MaxStateBytes int64
+	// Limits: MaxMemory bounds the bytes the process holds, MaxNodes the
+	// BDD nodes of the rule enumerations, as elsewhere. MaxTuples does
+	// not apply. Time comes with ctx.
+	engine.Limits
+
+	// OnProgress, when set, is called every ProgressEvery states.
+	OnProgress func(engine.Progress)
+	// OnViolation, when set, is called with every violation when found.
+	OnViolation func(engine.Found)
+	// OnConfig, when set, is called with every configuration when it is
+	// first expanded, with the fewest contexts that reach it. With the
+	// reduction off these are all the configurations reachable within
+	// the bound (for tests and tools).
+	OnConfig func(contexts int, c pexp.Config)
+}
+
+// ProgressEvery is the number of expanded states between two calls of
+// Options.OnProgress.
+const ProgressEvery = 1024
+
+// Stats are the figures of this engine. They are the same in every run
+// of the same input and options.
+type Stats struct {
+	States          int   // states (configuration, last thread, reduced) expanded
+	StatesPerLevel  []int // states expanded by contexts, 0..k
+	Configs         int   // distinct configurations expanded
+	ConfigsPerLevel []int // configurations first reached with j contexts, 0..k: the coverage of each bound
+	Transitions     int   // successors computed
+	Revisits        int   // states expanded again, reached with fewer contexts, or with as many by another last thread
+	Reduced         int   // switches the reduction left out (states from which only the last thread ran)
+	StoredBytes     int64 // the estimated bytes of the stored states at the end
+	Deepest         int   // the deepest stack met
+}
+
+// Result is an engine.Result with this engine's figures. In the
+// engine.Stats, ViewTuples counts the expanded states and TuplesPerLevel
+// the configurations first reached with j contexts.
+type Result struct {
+	engine.Result
+	Explicit Stats
+}
+
+// Analyze is Run returning the engine-neutral result.
+func Analyze(ctx context.Context, net *pds.Network, opts Options) (*engine.Result, error) {
+	r, err := Run(ctx, net, opts)
+	if r == nil {
+		return nil, err
+	}
+	return &r.Result, err
+}
+
+// Run computes context-bounded reachability of net within opts.Contexts
+// contexts by a search over concrete configurations (package
+// documentation): breadth by bound, the states reached with j contexts
+// all expanded before any reached with j+1, so that the first violation
+// found has the fewest contexts.
+//
+// Limits (ctx's deadline or cancellation, opts.Limits, the network's
+// thread bound, the depth limit) give a Result with Verdict Unknown and
+// the limit in Result.Limit, or Violation when one was found before. Run
+// returns an error only for options it cannot use (a bound below 1 or
+// above 254, a depth limit below 1), with a nil Result.
+func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
+	start := time.Now()
+	if opts.Contexts == 0 {
+		opts.Contexts = DefaultContexts
+	}
+	if opts.Contexts < 1 || opts.Contexts >= unseen {
+		return nil, fmt.Errorf("explicit: context bound %d: need 1 to %d", opts.Contexts, unseen-1)
+	}
+	if opts.MaxDepth == 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	if opts.MaxDepth < 1 {
+		return nil, fmt.Errorf("explicit: depth limit %d: need at least 1", opts.MaxDepth)
+	}
+	k := opts.Contexts
+	r := &Result{Result: engine.Result{Bound: k, Unit: engine.Contexts, Complete: -1, Converged: -1}}
+	r.Explicit.StatesPerLevel = make([]int, k+1)
+	r.Explicit.ConfigsPerLevel = make([]int, k+1)
+	a := &search{ctx: ctx, net: net, opts: opts, k: k, res: r, found: map[any]bool{}, seen: map[string][]uint8{},
+		buckets: make([][]item, k+1), start: start, cutLevel: -1}
+	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
+		a.step = pexp.NewStepper(net, net.MaxThreads, opts.MaxDepth)
+		if !opts.NoPOR {
+			a.classify()
+		}
+		return a.run()
+	})
+	stopped := errors.Is(err, errStop)
+	if stopped {
+		err = nil
+	}
+	r.Explicit.StoredBytes = a.bytes
+	r.Stats.ViewTuples = r.Explicit.States
+	r.Stats.TuplesPerLevel = r.Explicit.ConfigsPerLevel
+	r.Stats.Time = time.Since(start)
+	switch {
+	case err != nil && (engine.IsLimit(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		r.Limit = err
+	case err != nil:
+		r.Verdict, r.Reason = engine.Unknown, err.Error() // never Safe on an error
+		return r, err
+	case a.cutoff != nil:
+		r.Limit = fmt.Errorf("explicit: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, engine.ErrThreadBound)
+	case a.capped:
+		r.Limit = fmt.Errorf("explicit: a call would make a stack deeper than %d frames: %w", opts.MaxDepth, engine.ErrDepthLimit)
+	}
+	switch {
+	case len(r.Violations) > 0:
+		r.Verdict = engine.Violation
+	case r.Limit != nil:
+		r.Verdict = engine.Unknown
+	default:
+		r.Verdict = engine.Safe
+	}
+	if r.Limit != nil {
+		r.Reason = a.reason(r.Limit)
+	}
+	// Complete: the buckets done, but not one where a push met the depth
+	// limit or a start the thread bound (schedules with that many
+	// contexts were left out).
+	r.Complete = a.done
+	if a.cutLevel >= 0 {
+		r.Complete = min(r.Complete, a.cutLevel-1)
+	}
+	if err == nil && !stopped && r.Limit == nil && r.Verdict == engine.Safe && opts.NoPOR {
+		r.Converged = a.converged()
+	}
+	return r, nil
+}
+
+// converged returns, when some bucket within the bound stayed empty (so
+// every later one did: the searched graph is exhausted for any bound),
+// the largest number of contexts with which a configuration was first
+// reached; otherwise -1. Only without the reduction: the searched graph
+// then holds every reachable configuration, as engine.Result.Converged
+// promises (with the reduction it holds every violation and target, but
+// not every configuration, nor each with its fewest contexts).
+func (a *search) converged() int {
+	st := &a.res.Explicit
+	empty := false
+	for _, n := range st.StatesPerLevel {
+		empty = empty || n == 0
+	}
+	if !empty {
+		return -1
+	}
+	last := 0
+	for j, n := range st.ConfigsPerLevel {
+		if n > 0 {
+			last = j
+		}
+	}
+	return last
+}
+
+// reason says a limit in words.
+func (a *search) reason(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "time limit reached"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, engine.ErrNodeLimit):
+		return "BDD node limit reached"
+	case errors.Is(err, errStates):
+		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxStateBytes)
+	case errors.Is(err, engine.ErrMemoryLimit):
+		return "memory limit reached"
+	case errors.Is(err, engine.ErrThreadBound):
+		return fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, a.net.MaxThreads)
+	case errors.Is(err, engine.ErrDepthLimit):
+		return fmt.Sprintf("stack depth limit of %d frames reached: deeper calls were not explored", a.opts.MaxDepth)
+	}
+	return err.Error()
+}
+
+var (
+	// errStop ends a run at the first violation.
+	errStop = errors.New("explicit: stop at first violation")
+	// errStates is the memory limit on the stored states.
+	errStates = fmt.Errorf("explicit: stored states: %w", engine.ErrMemoryLimit)
+)
+
+// item is a queued state: a configuration (by its key), the thread that
+// ran last (-1 for none), and whether the reduction lets only that thread
+// run on (reduced).
+type item struct {
+	key     string
+	last    int
+	reduced bool
+}
+
+// Estimated bytes of a stored configuration beyond its key and record
+// (map entry, string and slice headers) and of a queued item.
+const (
+	entryBytes = 80
+	itemBytes  = 40
+)
+
+// unseen marks a record slot never reached.
+const unseen = 0xFF
+
+type search struct {
+	ctx   context.Context
+	net   *pds.Network
+	opts  Options
+	k     int
+	step  *pexp.Stepper
+	res   *Result
+	found map[any]bool // labels and targets already reported
+	start time.Time
+
+	// seen maps a configuration's key to its record: byte 0 the contexts
+	// it was first expanded with, then for each last thread l (-1 first)
+	// two bytes, the fewest contexts it was queued with unreduced and
+	// reduced (unseen: never).
+	seen    map[string][]uint8
+	buckets [][]item // by contexts
+	bytes   int64
+	cutoff  *pds.Label
+	capped  bool
+	// done is the last bucket expanded to the end (-1: none); cutLevel
+	// the first bucket where a push met the depth limit or a start the
+	// thread bound (-1: none).
+	done     int
+	cutLevel int
+
+	por *reduction // nil without the reduction
+}
+
+// slot returns the index in a record of last thread l, reduced or not.
+func slot(l int, reduced bool) int {
+	i := 1 + 2*(l+1)
+	if reduced {
+		i++
+	}
+	return i
+}
+
+// queue records that state (key, last, reduced) is reached with j
+// contexts, and queues it unless Spin's rule says it was reached as well
+// before: with at most j contexts by the same last thread, unreduced (or,
+// for a reduced state, either way).
+func (a *search) queue(j int, key string, threads, last int, reduced bool) error {
+	rec, ok := a.seen[key]
+	if !ok {
+		rec = make([]uint8, 1+2*(threads+1))
+		for i := range rec {
+			rec[i] = unseen
+		}
+		a.seen[key] = rec
+		a.bytes += int64(len(key) + len(rec) + entryBytes)
+	}
+	p, r := rec[slot(last, false)], rec[slot(last, true)]
+	if int(p) <= j || reduced && int(r) <= j {
+		return nil
+	}
+	if p != unseen || r != unseen {
+		a.res.Explicit.Revisits++
+	}
+	rec[slot(last, reduced)] = uint8(j)
+	a.buckets[j] = append(a.buckets[j], item{key, last, reduced})
+	a.bytes += itemBytes
+	if a.opts.MaxStateBytes > 0 && a.bytes > a.opts.MaxStateBytes {
+		return errStates
+	}
+	return nil
+}
+
+// run is the search: iterative context bounding (CHESS) over the states,
+// bucket j holding the states reached with j contexts. A step by the last
+// thread stays in the bucket; a step by another thread goes to the next.
+// Within a bucket the states are taken last in, first out (depth first,
+// as Spin).
+func (a *search) run() error {
+	for _, c := range pexp.Initial(a.net) {
+		if err := a.queue(0, encode(c), len(c.Threads), -1, false); err != nil {
+			return err
+		}
+	}
+	a.done = -1
+	for j := 0; j <= a.k; j++ {
+		if j > 0 {
+			a.done = j - 1
+			a.res.Stats.LevelTime = append(a.res.Stats.LevelTime, time.Since(a.start))
+		}
+		if err := a.ctx.Err(); err != nil {
+			return err
+		}
+		for len(a.buckets[j]) > 0 {
+			b := a.buckets[j]
+			it := b[len(b)-1]
+			a.buckets[j] = b[:len(b)-1]
+			a.bytes -= itemBytes
+			if err := a.expand(j, it); err != nil {
+				return err
+			}
+		}
+		a.buckets[j] = nil
+	}
+	a.done = a.k
+	a.res.Stats.LevelTime = append(a.res.Stats.LevelTime, time.Since(a.start))
+	return a.net.M.Err()
+}
+
+// expand checks a state's configuration when first met and queues its
+// successors.
+func (a *search) expand(j int, it item) error {
+	rec := a.seen[it.key]
+	p, r := int(rec[slot(it.last, false)]), int(rec[slot(it.last, true)])
+	if p < j || it.reduced && (p <= j || r < j) {
+		return nil // the state was queued again with fewer contexts, or unreduced
+	}
+	st := &a.res.Explicit
+	st.States++
+	st.StatesPerLevel[j]++
+	if st.States%256 == 0 {
+		if err := a.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if a.opts.OnProgress != nil && st.States%ProgressEvery == 0 {
+		a.opts.OnProgress(engine.Progress{Level: j, Tuples: st.States, Queued: a.queued(), Elapsed: time.Since(a.start), Violations: len(a.res.Violations)})
+	}
+	c := decode(a.net, it.key)
+	if rec[0] == unseen {
+		rec[0] = uint8(j)
+		st.Configs++
+		st.ConfigsPerLevel[j]++
+		for _, s := range c.Threads {
+			st.Deepest = max(st.Deepest, len(s))
+		}
+		if a.opts.OnConfig != nil {
+			a.opts.OnConfig(j, c)
+		}
+		if err := a.check(c, it.last, j); err != nil {
+			return err
+		}
+	}
+	for t := range c.Threads {
+		nj := j
+		if t != it.last {
+			nj = j + 1
+		}
+		if nj > a.k || len(c.Threads[t]) == 0 {
+			continue
+		}
+		if it.reduced && t != it.last {
+			st.Reduced++
+			continue
+		}
+		succ, cut, capped, err := a.step.Successors(c, t)
+		if err != nil {
+			return err
+		}
+		if capped && !a.capped {
+			a.capped = true
+			a.cut(j)
+		}
+		_ = cut // the cutoff label is met on top of a stack, in check
+		st.Transitions += len(succ)
+		local := a.por != nil && a.por.local(c, t)
+		for _, d := range succ {
+			reduced := local && a.por.invisible(d, t)
+			if err := a.queue(nj, encode(d), len(d.Threads), t, reduced); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// cut records that schedules with j contexts were left out.
+func (a *search) cut(j int) {
+	if a.cutLevel < 0 || j < a.cutLevel {
+		a.cutLevel = j
+	}
+}
+
+func (a *search) queued() int {
+	n := 0
+	for _, b := range a.buckets {
+		n += len(b)
+	}
+	return n
+}
+
+// check reports the error labels on top of the stacks of c, the targets
+// c satisfies, and notes a cutoff label (a start beyond the thread bound).
+func (a *search) check(c pexp.Config, last, j int) error {
+	for t, s := range c.Threads {
+		if len(s) == 0 {
+			continue
+		}
+		l := s[len(s)-1].Label
+		switch {
+		case l.Kind == pds.Cutoff:
+			if a.cutoff == nil {
+				a.cutoff = l
+				a.cut(j)
+			}
+		case l.Kind.IsError() && !a.found[l]:
+			a.found[l] = true
+			f := engine.Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: t, Proc: l.Proc.Name, Contexts: j, Message: l.Message}
+			if err := a.addFound(f); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range a.opts.Targets {
+		tg := &a.opts.Targets[i]
+		if a.found[tg] || !satisfies(c, tg) {
+			continue
+		}
+		a.found[tg] = true
+		if err := a.addFound(engine.Found{Kind: pds.Normal, Target: tg, Pos: tg.Pos, Thread: last, Contexts: j, Message: tg.Name}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// satisfies reports whether c is a state of target tg. A thread that does
+// not exist (not started yet) satisfies only the condition Any.
+func satisfies(c pexp.Config, tg *engine.Target) bool {
+	if tg.Never {
+		return false
+	}
+	for _, v := range tg.Globals {
+		if c.Globals[v.Global.Index] != v.Value {
+			return false
+		}
+	}
+	for i, top := range tg.Tops {
+		if top.Any {
+			continue
+		}
+		if i >= len(c.Threads) {
+			return false
+		}
+		s := c.Threads[i]
+		switch {
+		case top.Empty:
+			if len(s) != 0 {
+				return false
+			}
+		case len(s) == 0 || s[len(s)-1].Label != top.Label:
+			return false
+		}
+	}
+	return true
+}
+
+func (a *search) addFound(f engine.Found) error {
+	a.res.Violations = append(a.res.Violations, f)
+	sort.SliceStable(a.res.Violations, func(i, j int) bool { return a.res.Violations[i].Contexts < a.res.Violations[j].Contexts })
+	if a.opts.OnViolation != nil {
+		a.opts.OnViolation(f)
+	}
+	if !a.opts.All {
+		return errStop
+	}
+	return nil
+}

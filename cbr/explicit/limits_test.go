@@ -1,0 +1,120 @@
+package explicit_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/stretchr/testify/require"
+)
+
+const deepSrc = `
+bool flag;
+proc deep() {
+  if (flag) { deep(); }
+  assert(flag);
+}
+proc main() {
+  flag = true;
+  deep();
+}
+start main();
+`
+
+const deepAndBadSrc = `
+bool flag = true;
+int<1> z;
+proc deep() {
+  if (flag) { deep(); }
+}
+proc bad() {
+  assert(z == 1);
+}
+start deep();
+start bad();
+`
+
+func compileSrc(t *testing.T, src string, threads int) *pds.Network {
+	t.Helper()
+	net, err := frontend.CompileWith("test.pds", []byte(src), frontend.Options{MaxThreads: threads})
+	require.NoError(t, err)
+	return net
+}
+
+// TestLimits: every limit gives Unknown with the limit named, never Safe;
+// a violation found before a limit is still reported.
+func TestLimits(t *testing.T) {
+	bt := compile(t, filepath.Join("..", "..", "examples", "bluetooth.pds"))
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	expired, cancel2 := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel2()
+	<-expired.Done()
+	spawn := filepath.Join("..", "..", "examples", "spawn.pds")
+	src := must(t, spawn)
+	cases := []struct {
+		name   string
+		ctx    context.Context
+		net    *pds.Network
+		opts   explicit.Options
+		limit  error
+		reason string
+	}{
+		{"depth", context.Background(), compileSrc(t, deepSrc, 0), explicit.Options{MaxDepth: 5}, engine.ErrDepthLimit, "stack depth limit of 5 frames reached"},
+		{"memory", context.Background(), bt, explicit.Options{Contexts: 5, MaxStateBytes: 20000}, engine.ErrMemoryLimit, "memory limit reached (the stored states would take more than 20000 bytes)"},
+		{"threads", context.Background(), compileSrc(t, src, 2), explicit.Options{Contexts: 4}, engine.ErrThreadBound, "would exceed the thread bound of 2 threads"},
+		{"cancel", cancelled, bt, explicit.Options{Contexts: 5}, context.Canceled, "cancelled"},
+		{"deadline", expired, bt, explicit.Options{Contexts: 5}, context.DeadlineExceeded, "time limit reached"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := explicit.Analyze(tc.ctx, tc.net, tc.opts)
+			require.NoError(t, err)
+			require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
+			require.True(t, errors.Is(r.Limit, tc.limit), "limit %v", r.Limit)
+			require.Contains(t, r.Reason, tc.reason)
+		})
+	}
+	// The same programs within their limits.
+	r, err := explicit.Analyze(context.Background(), compileSrc(t, src, 0), explicit.Options{Contexts: 4})
+	require.NoError(t, err)
+	require.Equal(t, engine.Safe, r.Verdict, r.Reason)
+
+	// A violation below the depth limit is reported, with the limit.
+	r, err = explicit.Analyze(context.Background(), compileSrc(t, deepAndBadSrc, 0), explicit.Options{Contexts: 2, MaxDepth: 4, All: true})
+	require.NoError(t, err)
+	require.Equal(t, engine.Violation, r.Verdict)
+	require.ErrorIs(t, r.Limit, engine.ErrDepthLimit)
+}
+
+func must(t *testing.T, file string) string {
+	t.Helper()
+	net := compile(t, file) // checks it compiles
+	_ = net
+	b, err := readFile(file)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestDeterministic: two runs give the same figures and violations.
+func TestDeterministic(t *testing.T) {
+	net := compile(t, filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a1s2.pds"))
+	var first *explicit.Result
+	for range 3 {
+		r, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: 5, All: true})
+		require.NoError(t, err)
+		r.Stats.Time = 0
+		if first == nil {
+			first = r
+			continue
+		}
+		require.Equal(t, first.Explicit, r.Explicit)
+		require.Equal(t, first.Violations, r.Violations)
+	}
+}

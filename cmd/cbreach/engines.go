@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/spf13/pflag"
+)
+
+// The engines: cbr (symbolic, the jMoped paper's algorithm) and explicit
+// (explicit states, for small models). Which flags apply to which engine
+// is the table engineOf; README.md shows it to users.
+
+// engineFlags are the flags that choose an engine or apply to the
+// explicit one only.
+type engineFlags struct {
+	name      string
+	maxDepth  int
+	noPOR     bool
+	selfCheck bool
+
+	stats *explicit.Stats // the explicit engine's figures, after its run
+}
+
+func init() {
+	longFlags = append(longFlags, "engine", "max-depth", "no-por", "self-check")
+}
+
+func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
+	fs.StringVar(&e.name, "engine", "cbr", "analysis `ENGINE`: cbr (symbolic) or explicit (explicit states, for small models)")
+	fs.IntVar(&e.maxDepth, "max-depth", explicit.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
+	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
+	fs.BoolVar(&e.selfCheck, "self-check", false, "run cbr eager, cbr lazy and explicit and compare verdicts, fewest contexts and violation sites (exit 4 when they disagree)")
+}
+
+// engineOf names the one engine a flag applies to; flags not listed apply
+// to both. A flag given for the other engine is a usage error.
+var engineOf = []struct{ flag, engine string }{
+	{"split", "cbr"},
+	{"prune", "cbr"},
+	{"no-dedup", "cbr"},
+	{"max-tuples", "cbr"},
+	{"reach-tops", "cbr"},
+	{"per-bound", "cbr"},
+	{"unbounded", "cbr"},
+	{"max-depth", "explicit"},
+	{"no-por", "explicit"},
+}
+
+// checkEngine checks --engine and that every flag given applies to it.
+func checkEngine(c *config, fs *pflag.FlagSet) error {
+	e := &c.engine
+	if e.name != "cbr" && e.name != explicit.Name {
+		return fmt.Errorf("--engine: want cbr or explicit, got %q", e.name)
+	}
+	if e.selfCheck {
+		for _, f := range []string{"engine", "split", "json", "reach-tops", "per-bound", "unbounded", "print-rules"} {
+			if fs.Changed(f) {
+				return fmt.Errorf("--%s does not go with --self-check, which runs every engine", f)
+			}
+		}
+		return nil
+	}
+	for _, f := range engineOf {
+		if fs.Changed(f.flag) && f.engine != e.name {
+			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, f.engine, e.name)
+		}
+	}
+	if e.maxDepth < 1 {
+		return fmt.Errorf("--max-depth: need at least 1 frame, got %d", e.maxDepth)
+	}
+	return nil
+}
+
+// runExplicit runs the explicit engine with the options of the command.
+func runExplicit(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
+	xo := explicit.Options{Contexts: opts.Contexts, MaxDepth: c.engine.maxDepth, All: opts.All, Targets: opts.Targets,
+		NoPOR: c.engine.noPOR, MaxStateBytes: opts.MaxMemory, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, OnProgress: opts.OnProgress}
+	r, err := explicit.Run(ctx, net, xo)
+	if r == nil {
+		return nil, err
+	}
+	c.engine.stats = &r.Explicit
+	return &r.Result, err
+}
+
+// explicitProgress is the progress line of the explicit engine.
+func explicitProgress(w io.Writer) func(cbr.Progress) {
+	var last time.Duration
+	return func(p cbr.Progress) {
+		if p.Elapsed < 2*time.Second || p.Elapsed-last < 200*time.Millisecond {
+			return
+		}
+		last = p.Elapsed
+		fmt.Fprintf(w, "\r\033[Kcbreach: %s, %d states done, %d queued, %.1fs", plural(p.Level, "context"), p.Tuples, p.Queued, p.Elapsed.Seconds())
+	}
+}
+
+// explicitSummary writes the figures of an explicit run: one line, and
+// more with --stats.
+func explicitSummary(b *strings.Builder, c *config, r *cbr.Result) {
+	st := c.engine.stats
+	if st == nil { // nothing was analysed
+		st = &explicit.Stats{}
+	}
+	por := "on"
+	if c.engine.noPOR {
+		por = "off"
+	}
+	fmt.Fprintf(b, "explicit search: %d states, %d transitions, %d configurations, %.3fs\n", st.States, st.Transitions, st.Configs, r.Stats.Time.Seconds())
+	if c.stats {
+		fmt.Fprintf(b, "configurations first reached by contexts: %v\nstates expanded by contexts: %v\n", st.ConfigsPerLevel, st.StatesPerLevel)
+		fmt.Fprintf(b, "partial-order reduction: %s, %d switches left out\nstates expanded again (fewer contexts or another last thread): %d\n", por, st.Reduced, st.Revisits)
+		fmt.Fprintf(b, "stored states: about %d bytes\ndeepest stack: %s\n", st.StoredBytes, plural(st.Deepest, "frame"))
+	}
+}
+
+type jsonExplicit struct {
+	States          int   `json:"states"`
+	Transitions     int   `json:"transitions"`
+	Configs         int   `json:"configurations"`
+	ConfigsPerLevel []int `json:"configurationsPerLevel"`
+	StatesPerLevel  []int `json:"statesPerLevel"`
+	POR             bool  `json:"por"`
+	Reduced         int   `json:"reduced"`
+	Revisits        int   `json:"revisits"`
+	StoredBytes     int64 `json:"storedBytes"`
+	Deepest         int   `json:"deepest"`
+}
+
+func explicitJSON(c *config) *jsonExplicit {
+	st := c.engine.stats
+	if st == nil {
+		return nil
+	}
+	return &jsonExplicit{States: st.States, Transitions: st.Transitions, Configs: st.Configs, ConfigsPerLevel: st.ConfigsPerLevel,
+		StatesPerLevel: st.StatesPerLevel, POR: !c.engine.noPOR, Reduced: st.Reduced, Revisits: st.Revisits, StoredBytes: st.StoredBytes, Deepest: st.Deepest}
+}
