@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"time"
 
@@ -451,8 +450,7 @@ func (a *analysis) report(l *pds.Label, thread, level int) error {
 }
 
 func (a *analysis) addFound(f Found) error {
-	a.res.Violations = append(a.res.Violations, f)
-	sort.SliceStable(a.res.Violations, func(i, j int) bool { return a.res.Violations[i].Contexts < a.res.Violations[j].Contexts })
+	a.res.AddFound(f)
 	if a.opts.OnViolation != nil {
 		a.opts.OnViolation(f)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"sort"
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -150,6 +151,13 @@ type Result struct {
 	Reason     string  // Limit, or what else made the verdict Unknown, in words
 	Violations []Found // in the order found: by contexts, then label
 	Stats      Stats
+}
+
+// AddFound appends a violation, keeping Violations in the order every
+// engine reports them: by contexts, then as found.
+func (r *Result) AddFound(f Found) {
+	r.Violations = append(r.Violations, f)
+	sort.SliceStable(r.Violations, func(i, j int) bool { return r.Violations[i].Contexts < r.Violations[j].Contexts })
 }
 
 // Contexts returns the fewest units of the bound of the first violation,

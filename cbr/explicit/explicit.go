@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -495,8 +494,7 @@ func satisfies(c pexp.Config, tg *engine.Target) bool {
 }
 
 func (a *search) addFound(f engine.Found) error {
-	a.res.Violations = append(a.res.Violations, f)
-	sort.SliceStable(a.res.Violations, func(i, j int) bool { return a.res.Violations[i].Contexts < a.res.Violations[j].Contexts })
+	a.res.AddFound(f)
 	if a.opts.OnViolation != nil {
 		a.opts.OnViolation(f)
 	}

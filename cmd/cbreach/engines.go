@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/explicit"
@@ -92,14 +91,9 @@ func runExplicit(ctx context.Context, net *pds.Network, c *config, opts cbr.Opti
 
 // explicitProgress is the progress line of the explicit engine.
 func explicitProgress(w io.Writer) func(cbr.Progress) {
-	var last time.Duration
-	return func(p cbr.Progress) {
-		if p.Elapsed < 2*time.Second || p.Elapsed-last < 200*time.Millisecond {
-			return
-		}
-		last = p.Elapsed
-		fmt.Fprintf(w, "\r\033[Kcbreach: %s, %d states done, %d queued, %.1fs", plural(p.Level, "context"), p.Tuples, p.Queued, p.Elapsed.Seconds())
-	}
+	return throttled(w, func(p cbr.Progress) string {
+		return fmt.Sprintf("%s, %d states done, %d queued, %.1fs", plural(p.Level, "context"), p.Tuples, p.Queued, p.Elapsed.Seconds())
+	})
 }
 
 // explicitSummary writes the figures of an explicit run: one line, and

@@ -359,13 +359,21 @@ func defaultMemory() string {
 }
 
 func progress(w io.Writer) func(cbr.Progress) {
+	return throttled(w, func(p cbr.Progress) string {
+		return fmt.Sprintf("%s, %d view tuples done, %d queued, %d post* calls, %.1fs",
+			plural(p.Level, "context"), p.Tuples, p.Queued, p.PostStar, p.Elapsed.Seconds())
+	})
+}
+
+// throttled returns a progress hook that rewrites one line on w with
+// line(p), from 2 s into the run and at most every 200 ms.
+func throttled(w io.Writer, line func(cbr.Progress) string) func(cbr.Progress) {
 	var last time.Duration
 	return func(p cbr.Progress) {
 		if p.Elapsed < 2*time.Second || p.Elapsed-last < 200*time.Millisecond {
 			return
 		}
 		last = p.Elapsed
-		fmt.Fprintf(w, "\r\033[Kcbreach: %s, %d view tuples done, %d queued, %d post* calls, %.1fs",
-			plural(p.Level, "context"), p.Tuples, p.Queued, p.PostStar, p.Elapsed.Seconds())
+		fmt.Fprintf(w, "\r\033[Kcbreach: %s", line(p))
 	}
 }
