@@ -645,6 +645,17 @@ func (m *Manager) Count(a Node, s VarSet) *big.Int {
 	return m.countOver(a, keep)
 }
 
+// SetBits returns the number of variables in s.
+func (m *Manager) SetBits(s VarSet) int {
+	n := 0
+	if !s.empty() {
+		for id := *s.cube; id >= 2; n++ {
+			_, _, id = m.b.NodeAt(id)
+		}
+	}
+	return n
+}
+
 // countOver counts the assignments of the variables marked in keep.
 func (m *Manager) countOver(a Node, keep []bool) *big.Int {
 	var other []int

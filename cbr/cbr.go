@@ -450,11 +450,7 @@ func (a *analysis) report(l *pds.Label, thread, level int) error {
 }
 
 func (a *analysis) addFound(f Found) error {
-	a.res.AddFound(f)
-	if a.opts.OnViolation != nil {
-		a.opts.OnViolation(f)
-	}
-	if !a.opts.All {
+	if a.res.AddFound(f, a.opts.OnViolation, a.opts.All) {
 		return errStop
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -133,26 +132,7 @@ func symbolicReach(t *testing.T, net *pds.Network, opts cbr.Options, k, depth in
 	return r
 }
 
-func diffReach(a, b reach) string {
-	var lines []string
-	for k, v := range a {
-		if w, ok := b[k]; !ok {
-			lines = append(lines, fmt.Sprintf("only in explicit: %s (%d contexts)", k, v))
-		} else if v != w {
-			lines = append(lines, fmt.Sprintf("contexts differ: %s explicit %d symbolic %d", k, v, w))
-		}
-	}
-	for k, w := range b {
-		if _, ok := a[k]; !ok {
-			lines = append(lines, fmt.Sprintf("only in symbolic: %s (%d contexts)", k, w))
-		}
-	}
-	sort.Strings(lines)
-	if len(lines) > 8 {
-		lines = append(lines[:8], fmt.Sprintf("... %d differences", len(lines)))
-	}
-	return strings.Join(lines, "\n")
-}
+func diffReach(a, b reach) string { return reachcases.DiffReach(a, b, "explicit", "symbolic") }
 
 // reachSets reports whether a variant's whole reachable sets are compared
 // with the explicit reference's: cbr without pruning and with subsumption

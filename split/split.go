@@ -101,7 +101,7 @@ func (x *Splitter) Initial(views []*symauto.Auto) ([]Tuple, error) {
 // limit returns an error wrapping ErrTupleLimit when set, counted over
 // the variables vars, has more than MaxTuples elements.
 func (x *Splitter) limit(set bdd.Node, what string, vars bdd.VarSet) error {
-	if x.MaxTuples <= 0 {
+	if x.MaxTuples <= 0 || x.fits(vars) {
 		return nil
 	}
 	n := x.sp.M.Count(set, vars)
@@ -109,6 +109,14 @@ func (x *Splitter) limit(set bdd.Node, what string, vars bdd.VarSet) error {
 		return nil
 	}
 	return fmt.Errorf("split: eager splitting of %s would create %s view tuples, more than the limit of %d: %w", what, n, x.MaxTuples, ErrTupleLimit)
+}
+
+// fits reports whether the variables of vars cannot take more than
+// MaxTuples values at all: then limit needs no count (on most models it
+// never does, and it runs once per eager split).
+func (x *Splitter) fits(vars bdd.VarSet) bool {
+	bits := x.sp.M.SetBits(vars)
+	return bits < 62 && 1<<bits <= x.MaxTuples
 }
 
 func trimAll(vs []*symauto.Auto) []*symauto.Auto {

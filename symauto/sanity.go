@@ -28,9 +28,13 @@ var SanityChecks = false
 //
 // A label over fewer copies is fine (a constant, say).
 func (a *Auto) Check() error {
+	global := map[bdd.Var]bool{}
+	for _, g := range a.sp.Net.Globals {
+		global[g.Var] = true
+	}
 	var bad []string
 	for _, t := range a.Transitions() {
-		allowed := a.allowedCopies(t)
+		allowed := a.allowedCopies(t, global)
 		for _, r := range a.sp.M.Support(a.labels[t]) {
 			if !allowed(r) {
 				bad = append(bad, fmt.Sprintf("%s -%s-> %s carries %s copy %d", a.stateString(t.From), labelName(t), a.stateString(t.To), a.sp.M.L.Name(r.Var), r.Copy))
@@ -52,12 +56,8 @@ func labelName(t Trans) string {
 }
 
 // allowedCopies returns the test of Check for the copies of t's label.
-func (a *Auto) allowedCopies(t Trans) func(bdd.Ref) bool {
+func (a *Auto) allowedCopies(t Trans, global map[bdd.Var]bool) func(bdd.Ref) bool {
 	n := a.sp.Net
-	global := map[bdd.Var]bool{}
-	for _, g := range n.Globals {
-		global[g.Var] = true
-	}
 	var g, l []int
 	ret := false
 	switch {

@@ -117,7 +117,7 @@ type Progress struct {
 	Violations int
 }
 
-// Stats are the figures of a run. Every figure but Time and PeakNodes is
+// Stats are the figures of a run. Every figure but Time, LevelTime and PeakNodes is
 // the same in every run of the same input and options.
 type Stats struct {
 	ViewTuples     int             // work items taken from the worklist to compute their successors (levels 0..k-1): the jMoped paper's figure
@@ -154,10 +154,16 @@ type Result struct {
 }
 
 // AddFound appends a violation, keeping Violations in the order every
-// engine reports them: by contexts, then as found.
-func (r *Result) AddFound(f Found) {
+// engine reports them (by contexts, then as found), and passes it to
+// onViolation when set. It reports whether the search stops now: at the
+// first violation unless all were asked for.
+func (r *Result) AddFound(f Found, onViolation func(Found), all bool) (stop bool) {
 	r.Violations = append(r.Violations, f)
 	sort.SliceStable(r.Violations, func(i, j int) bool { return r.Violations[i].Contexts < r.Violations[j].Contexts })
+	if onViolation != nil {
+		onViolation(f)
+	}
+	return !all
 }
 
 // Contexts returns the fewest units of the bound of the first violation,

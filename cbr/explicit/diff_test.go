@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/reachcases"
 	"github.com/cbreach/cbreach/pds"
 	pexp "github.com/cbreach/cbreach/pds/explicit"
 	"github.com/stretchr/testify/require"
@@ -51,24 +51,7 @@ func reachDiff(net *pds.Network, ref *pexp.Result, got map[string]int) string {
 	for _, x := range ref.Reached {
 		want[x.Config.Key()] = x.Contexts
 	}
-	var lines []string
-	for k, v := range want {
-		if w, ok := got[k]; !ok {
-			lines = append(lines, fmt.Sprintf("only in the reference: %s (%d contexts)", k, v))
-		} else if v != w {
-			lines = append(lines, fmt.Sprintf("contexts differ: %s reference %d engine %d", k, v, w))
-		}
-	}
-	for k, w := range got {
-		if _, ok := want[k]; !ok {
-			lines = append(lines, fmt.Sprintf("only in the engine: %s (%d contexts)", k, w))
-		}
-	}
-	sort.Strings(lines)
-	if len(lines) > 8 {
-		lines = append(lines[:8], fmt.Sprintf("... %d differences", len(lines)))
-	}
-	return strings.Join(lines, "\n")
+	return reachcases.DiffReach(want, got, "the reference", "the engine")
 }
 
 // TestRandomDifferential: on random programs with 2 or 3 threads, forks

@@ -494,11 +494,7 @@ func satisfies(c pexp.Config, tg *engine.Target) bool {
 }
 
 func (a *search) addFound(f engine.Found) error {
-	a.res.AddFound(f)
-	if a.opts.OnViolation != nil {
-		a.opts.OnViolation(f)
-	}
-	if !a.opts.All {
+	if a.res.AddFound(f, a.opts.OnViolation, a.opts.All) {
 		return errStop
 	}
 	return nil

@@ -216,3 +216,27 @@ func Lookup(name string) Case {
 	}
 	panic("reachcases: no case " + name)
 }
+
+// DiffReach lists the differences between two maps from configurations to
+// their fewest contexts, wanted and got, named for the message: at most
+// eight lines and a count, sorted; empty when they agree.
+func DiffReach(want, got map[string]int, wantName, gotName string) string {
+	var lines []string
+	for k, v := range want {
+		if w, ok := got[k]; !ok {
+			lines = append(lines, fmt.Sprintf("only in %s: %s (%d contexts)", wantName, k, v))
+		} else if v != w {
+			lines = append(lines, fmt.Sprintf("contexts differ: %s %s %d %s %d", k, wantName, v, gotName, w))
+		}
+	}
+	for k, w := range got {
+		if _, ok := want[k]; !ok {
+			lines = append(lines, fmt.Sprintf("only in %s: %s (%d contexts)", gotName, k, w))
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) > 8 {
+		lines = append(lines[:8], fmt.Sprintf("... %d differences", len(lines)))
+	}
+	return strings.Join(lines, "\n")
+}
