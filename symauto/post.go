@@ -195,9 +195,7 @@ func (s *Saturation) compose(e, mid bdd.Node, ret *pds.Label, q State) {
 // they carry the return register). Call it when Done; the saturation hands
 // its automaton over and must not Step again.
 func (s *Saturation) Result() *Auto {
-	if SanityChecks {
-		s.a.sane("saturation") // the epsilons into mid-states included
-	}
+	s.a.sane("saturation") // the epsilons into mid-states included
 	for t := range s.a.labels {
 		if t.Label == nil && t.To != Final {
 			delete(s.a.labels, t)
