@@ -88,6 +88,10 @@ type Manager struct {
 
 	stop  atomic.Bool     // set when watch is done: operations abort
 	watch context.Context // the context Run watches; nil outside Run
+	// runMu and run guard stop against a late call of a Run's
+	// context.AfterFunc: it sets stop only while its own Run is under way.
+	runMu sync.Mutex
+	run   uint64
 
 	refs refs // node references, kept by this package (see refs.go)
 }
@@ -167,15 +171,30 @@ func (m *Manager) Run(ctx context.Context, lim Limits, f func() error) error {
 	old := m.lim
 	m.setLimits(lim)
 	m.watch = ctx
+	m.runMu.Lock()
+	m.run++
+	run := m.run
 	m.stop.Store(ctx.Err() != nil)
-	stop := context.AfterFunc(ctx, func() { m.stop.Store(true) })
+	m.runMu.Unlock()
+	// The function may run late, in its own goroutine, after this Run has
+	// returned (stop() does not wait for it): it must not stop the next.
+	stop := context.AfterFunc(ctx, func() {
+		m.runMu.Lock()
+		if m.run == run {
+			m.stop.Store(true)
+		}
+		m.runMu.Unlock()
+	})
 	err := f()
 	stop()
 	if err == nil {
 		err = m.err
 	}
 	m.watch = nil
+	m.runMu.Lock()
+	m.run++
 	m.stop.Store(false)
+	m.runMu.Unlock()
 	m.setLimits(old)
 	if m.err != nil && IsLimit(m.err) {
 		m.err = nil
@@ -760,4 +779,91 @@ func (m *Manager) Size(a Node) int {
 	n := 0
 	m.walk(a, func(int) { n++ })
 	return n
+}
+
+// Pick returns one assignment to the variables of s that extends to a
+// satisfying assignment of a, as a cube over exactly those variables: the
+// least one, taking every variable false where it can, in the variable
+// order. It returns false when a is false. Counterexample traces use it to
+// choose concrete values deterministically. It costs one quantification
+// of the other variables and a walk down one path.
+func (m *Manager) Pick(a Node, s VarSet) Node {
+	if a.IsFalse() || m.err != nil {
+		return m.fls
+	}
+	in := make([]bool, m.L.nbits)
+	var levels []int
+	if !s.empty() {
+		m.walk(Node{s.cube}, func(level int) { in[level] = true; levels = append(levels, level) })
+	}
+	var others []int
+	m.walk(a, func(level int) {
+		if !in[level] {
+			others = append(others, level)
+		}
+	})
+	if len(others) > 0 {
+		a = m.Exists(a, m.set(others))
+	}
+	one := make([]bool, m.L.nbits)
+	for id := *a.n; id >= 2; {
+		level, low, high := m.b.NodeAt(id)
+		if low != 0 {
+			id = low
+		} else {
+			one[level], id = true, high
+		}
+	}
+	slices.Sort(levels)
+	cube := m.tru
+	for i := len(levels) - 1; i >= 0; i-- {
+		l := levels[i]
+		if one[l] {
+			cube = m.And(m.vars[l], cube)
+		} else {
+			cube = m.Diff(cube, m.vars[l])
+		}
+	}
+	return cube
+}
+
+// Meets reports whether a AND b is satisfiable, without building the
+// conjunction: a walk over pairs of nodes, cheap when one of them is
+// small (a cube, say).
+func (m *Manager) Meets(a, b Node) bool {
+	if m.err != nil {
+		return false
+	}
+	type pair struct{ x, y int }
+	seen := map[pair]bool{} // pairs known to have no common satisfying assignment
+	var rec func(x, y int) bool
+	rec = func(x, y int) bool {
+		switch {
+		case x == 0 || y == 0:
+			return false
+		case x == 1 || y == 1:
+			return true
+		case x == y:
+			return true
+		}
+		if seen[pair{x, y}] {
+			return false
+		}
+		lx, x0, x1 := m.b.NodeAt(x)
+		ly, y0, y1 := m.b.NodeAt(y)
+		var ok bool
+		switch {
+		case lx == ly:
+			ok = rec(x0, y0) || rec(x1, y1)
+		case lx < ly:
+			ok = rec(x0, y) || rec(x1, y)
+		default:
+			ok = rec(x, y0) || rec(x, y1)
+		}
+		if !ok {
+			seen[pair{x, y}] = true
+		}
+		return ok
+	}
+	return rec(*a.n, *b.n)
 }

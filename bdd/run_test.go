@@ -3,6 +3,7 @@ package bdd
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 
@@ -118,4 +119,27 @@ func TestExactCountKeepsResults(t *testing.T) {
 		require.Equal(t, []uint64{want[i]}, got, "result %d", i)
 	}
 	require.NoError(t, m.Err())
+}
+
+// TestRunLateStop: a Run whose context is cancelled as it ends must not
+// stop the next Run, whatever the moment its context.AfterFunc runs (it
+// may run after the Run has returned). Before the fix, one of a few
+// hundred rounds failed with "context canceled" in the second Run.
+func TestRunLateStop(t *testing.T) {
+	m, x, y := newMul32(t)
+	for round := 0; round < 500; round++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		require.NoError(t, m.Run(ctx, Limits{}, func() error {
+			cancel() // done while the Run is under way
+			return nil
+		}))
+		err := m.Run(context.Background(), Limits{}, func() error {
+			for i := 0; i < 20; i++ {
+				m.And(m.Vec(Ref{Var: x})[i%32], m.Vec(Ref{Var: y})[(i+1)%32])
+				runtime.Gosched()
+			}
+			return nil
+		})
+		require.NoError(t, err, "round %d", round)
+	}
 }
