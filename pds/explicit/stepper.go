@@ -33,6 +33,49 @@ func (s *Stepper) Successors(c Config, thread int) (succ []Config, cutoff, cappe
 			succ, cutoff, capped, err = nil, false, false, e.err
 		}
 	}()
-	succ, cutoff, capped = successors(s.cs, c, thread, s.maxThreads, s.maxDepth)
+	succ, _, cutoff, capped = successors(s.cs, c, thread, s.maxThreads, s.maxDepth)
 	return succ, cutoff, capped, nil
+}
+
+// Rules is Successors with, for each successor, the first rule (in rule
+// order) that makes it: for traces, which name the rule of every step.
+func (s *Stepper) Rules(c Config, thread int) (succ []Config, rules []*pds.Rule, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(bddError)
+			if !ok {
+				panic(r)
+			}
+			succ, rules, err = nil, nil, e.err
+		}
+	}()
+	succ, rules, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth)
+	return succ, rules, nil
+}
+
+// Enabled reports whether the given thread can move in c: its stack is
+// not empty and some rule at its top has a solution for c's globals and
+// the top frame's locals (the rule's relation alone: a push beyond the
+// depth cap, a start beyond the thread bound and a return whose receive
+// relation refuses the value count as moves). This is the "cannot move"
+// of preemption counting (cbr/engine.Preemptions): a switch away from a
+// thread that is not enabled is free. A BDD failure is returned as an
+// error.
+func (s *Stepper) Enabled(c Config, thread int) (ok bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, isBDD := r.(bddError)
+			if !isBDD {
+				panic(r)
+			}
+			ok, err = false, e.err
+		}
+	}()
+	return enabled(s.cs, c, thread), nil
+}
+
+// Enabled is [Stepper.Enabled] for one configuration; it panics on a BDD
+// failure, as Successors.
+func Enabled(n *pds.Network, c Config, thread int) bool {
+	return enabled(newConstraints(n), c, thread)
 }

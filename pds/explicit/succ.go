@@ -217,10 +217,13 @@ func enumerate(n *pds.Network, rel bdd.Node, groups ...[]bdd.Vec) [][][]uint64 {
 // and sets cutoff. maxThreads <= 0 means n.MaxThreads; maxDepth <= 0 means
 // DefaultMaxDepth. It panics when thread is not a thread of c.
 func Successors(n *pds.Network, c Config, thread int, maxThreads, maxDepth int) (succ []Config, cutoff, capped bool) {
-	return successors(newConstraints(n), c, thread, maxThreads, maxDepth)
+	succ, _, cutoff, capped = successors(newConstraints(n), c, thread, maxThreads, maxDepth)
+	return succ, cutoff, capped
 }
 
-func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int) (succ []Config, cutoff, capped bool) {
+// successors also returns, for each successor, the first rule that makes
+// it.
+func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int) (succ []Config, rules []*pds.Rule, cutoff, capped bool) {
 	n := cs.n
 	if maxThreads <= 0 {
 		maxThreads = n.MaxThreads
@@ -233,7 +236,7 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int)
 	}
 	stack := c.Threads[thread]
 	if len(stack) == 0 {
-		return nil, false, false
+		return nil, nil, false, false
 	}
 	m := n.M
 	top := stack[len(stack)-1]
@@ -245,10 +248,12 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int)
 	key := fmt.Sprint("rule", c.Globals, top.Locals)
 
 	seen := map[string]bool{}
+	var rule *pds.Rule // the rule being applied
 	emit := func(d Config) {
 		if k := d.Key(); !seen[k] {
 			seen[k] = true
 			succ = append(succ, d)
+			rules = append(rules, rule)
 		}
 	}
 	// with returns a copy of c with the given globals and the thread's stack
@@ -265,6 +270,7 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int)
 	depth := len(stack)
 
 	for _, r := range n.RulesFrom(top.Label) {
+		rule = r
 		key := fmt.Sprint(r.Index, key)
 		switch r.Kind {
 		case pds.Step:
@@ -343,7 +349,7 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int)
 	if err := m.Err(); err != nil {
 		panic(bddError{err})
 	}
-	return succ, cutoff, capped
+	return succ, rules, cutoff, capped
 }
 
 // bddError is the panic value of a BDD failure (a node limit) during an
@@ -351,3 +357,32 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int)
 type bddError struct{ err error }
 
 func (e bddError) Error() string { return "explicit: " + e.err.Error() }
+
+// enabled implements Enabled: some rule at the thread's top has a solution
+// here, remembered per rule, globals and top locals.
+func enabled(cs *constraints, c Config, thread int) bool {
+	if thread < 0 || thread >= len(c.Threads) {
+		panic(fmt.Sprintf("explicit: thread %d of a configuration with %d threads", thread, len(c.Threads)))
+	}
+	stack := c.Threads[thread]
+	if len(stack) == 0 {
+		return false
+	}
+	n, m := cs.n, cs.n.M
+	top := stack[len(stack)-1]
+	for _, r := range n.RulesFrom(top.Label) {
+		x := cs.remember(fmt.Sprint("enabled", r.Index, c.Globals, top.Locals), func() bdd.Node {
+			if m.And(r.Rel, cs.globalsAre(pds.GCur, c.Globals), cs.localsAre(top.Label.Proc, pds.LCur, top.Locals)).IsFalse() {
+				return m.False()
+			}
+			return m.True() // only the answer is kept
+		})
+		if err := m.Err(); err != nil {
+			panic(bddError{err})
+		}
+		if !x.IsFalse() {
+			return true
+		}
+	}
+	return false
+}
