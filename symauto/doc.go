@@ -86,6 +86,18 @@
 // tuples. For tests and tools: [Auto.Contains], [Auto.Enumerate] (explicit
 // configurations up to a depth), [Auto.Dump] and [Auto.WriteDOT].
 //
+// # Witnesses
+//
+// For counterexample traces, [Saturation.Record] makes a saturation keep
+// every label increment with its origin (the rule and the increment it
+// read, or the two labels of a composition), and [Saturation.Back] walks
+// a concrete accepted [Path] of the result back to the automaton the
+// saturation started from, step by step: Schwoon's witness generation for
+// post* in symbolic form (docs/traces.md). [Auto.PickPath],
+// [Auto.FindPath] and [Auto.WordGlobals] choose and find concrete paths;
+// [Space.Concrete] reads their values. Every choice is the least
+// (bdd.Manager.Pick), so the same automaton gives the same path.
+//
 // # Cost
 //
 // A saturation step costs one relational product per rule of the label

@@ -36,6 +36,7 @@ type Saturation struct {
 	outMid  map[State][]Trans // transitions leaving each mid-state
 	steps   int
 	stopped bool
+	rec     map[Trans][]increment // provenance, when Record was called (witness.go)
 
 	// OnAdd, when set, is called with every non-empty label difference
 	// added to a transition leaving p (epsilon into Final included); if
@@ -77,12 +78,13 @@ func (s *Saturation) note(t Trans, d bdd.Node) {
 }
 
 // addTop adds x to a transition leaving p and queues the difference
-// (Schwoon's "add", lines 21-22).
-func (s *Saturation) addTop(t Trans, x bdd.Node) {
+// (Schwoon's "add", lines 21-22); o says where x came from.
+func (s *Saturation) addTop(t Trans, x bdd.Node, o origin) {
 	if t.To == Final {
 		x = s.sp.M.Exists(x, s.sp.entry) // see finalEntry
 	}
 	if d := s.a.add(t, x); !d.IsFalse() {
+		s.record(t, d, o)
 		s.note(t, d)
 		if t.Label != nil {
 			s.enqueue(t, d)
@@ -125,15 +127,16 @@ func (s *Saturation) Step() {
 		if x.IsFalse() {
 			continue
 		}
+		o := origin{kind: byRule, rule: r, src: t, srcD: d}
 		switch r.Kind {
 		case pds.Step:
 			// Lines 9-10: <p, γ> -> <p', γ'>: add p -γ'-> q.
-			s.addTop(Trans{Initial, r.To, t.To}, m.Rename(x, sp.renNext))
+			s.addTop(Trans{Initial, r.To, t.To}, m.Rename(x, sp.renNext), o)
 		case pds.Push:
 			// Lines 11-17: <p, γ> -> <p', γe γr>.
 			mid := s.a.state(StateName{Label: r.To, Level: s.level})
 			top := m.And(m.Rename(m.Exists(x, sp.savedEntry), sp.renNext), sp.entryEqCur)
-			s.addTop(Trans{Initial, r.To, mid}, top)
+			s.addTop(Trans{Initial, r.To, mid}, top, o)
 			mt := Trans{mid, r.Ret, t.To}
 			if _, ok := s.a.labels[mt]; !ok {
 				s.outMid[mid] = append(s.outMid[mid], mt)
@@ -144,16 +147,17 @@ func (s *Saturation) Step() {
 			}
 			dm := s.a.add(mt, ml)
 			if !dm.IsFalse() {
+				s.record(mt, dm, o)
 				s.note(mt, dm)
 				if e, ok := s.a.labels[Trans{Initial, nil, mid}]; ok {
-					s.compose(e, dm, r.Ret, t.To)
+					s.compose(e, dm, mid, r.Ret, t.To)
 				}
 			}
 		case pds.Pop:
 			// Lines 7-8: <p, γ> -> <p', ε>: add p -ε-> q.
 			e := m.Rename(x, sp.renPop) // E(G, R, Gl, Ll [, Gs])
 			if t.To == Final {
-				s.addTop(Trans{Initial, nil, Final}, m.Exists(e, sp.retLink))
+				s.addTop(Trans{Initial, nil, Final}, m.Exists(e, sp.retLink), o)
 				continue
 			}
 			et := Trans{Initial, nil, t.To}
@@ -161,10 +165,11 @@ func (s *Saturation) Step() {
 			if de.IsFalse() {
 				continue
 			}
+			s.record(et, de, o)
 			// Lines 18-20: compose with every transition leaving the mid-state.
 			for _, u := range s.outMid[t.To] {
 				if l, ok := s.a.labels[u]; ok {
-					s.compose(de, l, u.Label, u.To)
+					s.compose(de, l, t.To, u.Label, u.To)
 				}
 			}
 		case pds.Fork:
@@ -173,10 +178,10 @@ func (s *Saturation) Step() {
 	}
 }
 
-// compose adds p -γr-> q for an epsilon label e into a mid-state and the
-// label mid of that mid-state's transition -γr-> q: EXISTS Gl, Ll. e AND
-// mid, then γr's receive relation stores R and R is quantified away.
-func (s *Saturation) compose(e, mid bdd.Node, ret *pds.Label, q State) {
+// compose adds p -γr-> q for an epsilon label e into the mid-state ms and
+// the label mid of ms's transition -γr-> q: EXISTS Gl, Ll. e AND mid, then
+// γr's receive relation stores R and R is quantified away.
+func (s *Saturation) compose(e, mid bdd.Node, ms State, ret *pds.Label, q State) {
 	sp, m := s.sp, s.sp.M
 	x := m.AndExists(e, mid, sp.link) // over G, R, L, Ge, Le [, Gs]
 	if x.IsFalse() {
@@ -187,7 +192,7 @@ func (s *Saturation) compose(e, mid bdd.Node, ret *pds.Label, q State) {
 	} else {
 		x = m.Exists(x, sp.ret)
 	}
-	s.addTop(Trans{Initial, ret, q}, x)
+	s.addTop(Trans{Initial, ret, q}, x, origin{kind: composed, eps: e, mid: mid, epsT: Trans{Initial, nil, ms}, midT: Trans{ms, ret, q}})
 }
 
 // Result returns the saturated automaton without its internal epsilon

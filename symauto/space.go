@@ -26,7 +26,11 @@ type Space struct {
 	renStart2   *bdd.Renaming // Gs->Gt
 	renCurNext  *bdd.Renaming // G->G'
 
-	win *withinSets // built by the first Within
+	win *withinSets  // built by the first Within
+	wit *witnessSets // built by the first witness walk
+
+	enabled map[*pds.Label]bdd.Node // Enabled, per label
+	outputs bdd.VarSet              // every copy but G and L (Enabled)
 }
 
 // NewSpace prepares the shared sets of a network.

@@ -210,3 +210,6 @@ func (a *Auto) WriteDOT(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// GlobalsAre returns G == vals (by Global.Index).
+func (sp *Space) GlobalsAre(vals []uint64) bdd.Node { return sp.globalsAre(vals) }
