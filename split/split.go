@@ -43,6 +43,11 @@ func Parse(name string) (Strategy, error) {
 type Tuple struct {
 	Views  []*symauto.Auto
 	Domain bdd.Node
+	// Class is, for a tuple made by Split when Splitter.Classes is set,
+	// the start globals (over Gs) of the context that made it: those of
+	// its class that reach the tuple's globals. Counterexample traces walk
+	// back through it.
+	Class bdd.Node
 }
 
 // ErrTupleLimit is wrapped by the error of an eager split that would
@@ -58,10 +63,13 @@ type Splitter struct {
 	// global values, so an unconstrained 32-bit global is 2^32 tuples:
 	// the split is refused up front with ErrTupleLimit instead.
 	MaxTuples int
-	sp        *symauto.Space
-	lt        bdd.Node // Gs < Gt under the lexicographic order (Algorithm 2's L)
-	neq       bdd.Node // Gs != Gt
-	gvecs     []bdd.Vec
+	// Classes makes Split record each new tuple's class of start globals
+	// (Tuple.Class), for traces; it costs a quantification per tuple.
+	Classes bool
+	sp      *symauto.Space
+	lt      bdd.Node // Gs < Gt under the lexicographic order (Algorithm 2's L)
+	neq     bdd.Node // Gs != Gt
+	gvecs   []bdd.Vec
 }
 
 // New returns a splitter for the space.
@@ -167,6 +175,9 @@ func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.No
 // are t's rebased through rel(Gs, G): the paper's equation (1).
 func (x *Splitter) rebased(t Tuple, active int, w *symauto.Auto, rel bdd.Node) Tuple {
 	nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: x.sp.M.Exists(rel, x.sp.StartSet())}
+	if x.Classes {
+		nt.Class = x.sp.M.Exists(rel, x.sp.CurSet())
+	}
 	for i, v := range t.Views {
 		if i == active {
 			nt.Views[i] = w
