@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,12 +27,22 @@ type (
 	Stats    = engine.Stats
 	Progress = engine.Progress
 	Limits   = engine.Limits
+	Unit     = engine.Unit
 )
 
 const (
 	Safe      = engine.Safe
 	Violation = engine.Violation
 	Unknown   = engine.Unknown
+)
+
+// What Options.Contexts bounds (Options.Count).
+const (
+	Contexts    = engine.Contexts    // maximal runs of one thread
+	Preemptions = engine.Preemptions // preempting switches (package documentation, "Preemptions")
+	// ZeroBound in Options.Contexts asks for a bound of 0 preemptions (0
+	// means DefaultContexts).
+	ZeroBound = engine.ZeroBound
 )
 
 // The limits a run can hit (Result.Limit; test with errors.Is).
@@ -41,6 +52,10 @@ var (
 	ErrThreadBound = engine.ErrThreadBound
 	ErrTupleLimit  = engine.ErrTupleLimit
 )
+
+// IsLimit reports whether err is a limit (Result.Limit's errors, a
+// context's cancellation or deadline): the run was cut off, not wrong.
+func IsLimit(err error) bool { return engine.IsLimit(err) }
 
 // Strategy selects how post* results are split into view tuples.
 type Strategy = split.Strategy
@@ -92,7 +107,11 @@ const DefaultContexts = 4
 // violation: the command line's defaults. The thread bound is the
 // network's (pds.Options.MaxThreads).
 type Options struct {
-	Contexts int // the bound k on contexts (default DefaultContexts)
+	Contexts int // the bound k in units of Count (default DefaultContexts; ZeroBound for 0 preemptions)
+	// Count is what the bound counts: Contexts (the default) or
+	// Preemptions, switches away from a thread that could still move
+	// (package documentation, "Preemptions").
+	Count Unit
 	// Unbounded deepens the bound until the reachable configurations stop
 	// growing (Result.Converged), a violation is found, or a limit stops
 	// the run; Contexts is then ignored.
@@ -122,6 +141,12 @@ type Options struct {
 	// them to OnTuple (they are never processed further), so that OnTuple
 	// sees the whole reachable set within the bound.
 	KeepLast bool
+	// Traces gives every violation a trace (Found.Trace): a concrete run
+	// with the fewest contexts (or preemptions), replayed on the explicit
+	// semantics. It keeps every view tuple that has successors alive, with
+	// the BDDs of its views, and costs one more post* per context of each
+	// trace (package documentation, "Traces").
+	Traces bool
 }
 
 // item is a work item (j, i, T) of Algorithm 1: a view tuple reached with
@@ -130,6 +155,10 @@ type item struct {
 	level int
 	last  int
 	tuple split.Tuple
+	// paid: counting preemptions, the switch away from last is paid for
+	// (level counts it): the other threads run from the tuple at level.
+	paid   bool
+	parent *item // the item whose context made this one (Options.Traces)
 }
 
 // Analyze computes context-bounded reachability of net within
@@ -148,16 +177,29 @@ type item struct {
 // for a network it cannot analyse.
 func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	start := time.Now()
-	if opts.Contexts == 0 {
+	preempt := opts.Count == Preemptions
+	switch {
+	case opts.Contexts == 0:
 		opts.Contexts = DefaultContexts
+	case opts.Contexts == ZeroBound && preempt:
+		opts.Contexts = 0
 	}
 	if opts.Unbounded {
 		opts.Contexts = math.MaxInt32
 	}
-	if opts.Contexts < 1 {
+	switch {
+	case opts.Count != Contexts && !preempt:
+		return nil, fmt.Errorf("cbr: unknown unit %d", opts.Count)
+	case preempt && opts.Contexts < 0:
+		return nil, fmt.Errorf("cbr: preemption bound %d: need at least 0", opts.Contexts)
+	case !preempt && opts.Contexts < 1:
 		return nil, fmt.Errorf("cbr: context bound %d: need at least 1", opts.Contexts)
+	case preempt && opts.Prune == PruneNone:
+		// Every expansion makes successors (stale ones too: another last
+		// thread), so without pruning a level never closes.
+		return nil, errors.New("cbr: counting preemptions needs pruning (identical or subsumed tuples)")
 	}
-	r := &Result{Bound: opts.Contexts, Unit: engine.Contexts, Complete: -1, Converged: -1}
+	r := &Result{Bound: opts.Contexts, Unit: opts.Count, Complete: -1, Converged: -1}
 	if !opts.Unbounded {
 		r.Stats.TuplesPerLevel = make([]int, opts.Contexts+1)
 		r.Stats.KeptPerLevel = make([]int, opts.Contexts+1)
@@ -171,6 +213,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		a.net, a.sp = eng, symauto.NewSpace(eng)
 		a.splitter = split.New(opts.Split, a.sp)
 		a.splitter.MaxTuples = opts.MaxTuples
+		a.splitter.Classes = opts.Traces
 		return a.run()
 	})
 	stopped := errors.Is(err, errStop)
@@ -188,13 +231,18 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	case a.cutoff != nil:
 		r.Limit = fmt.Errorf("cbr: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, ErrThreadBound)
 	}
-	switch {
-	case len(r.Violations) > 0:
-		r.Verdict = Violation
-	case r.Limit != nil:
-		r.Verdict = Unknown
-	default:
-		r.Verdict = Safe
+	if opts.Traces && len(r.Violations) > 0 {
+		// Traces are built after the search, under the same limits.
+		if err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
+			a.buildTraces()
+			return nil
+		}); err != nil && !engine.IsLimit(err) {
+			return r, err // a limit is each trace's TraceErr already
+		}
+		r.Stats.TraceTime = time.Since(start) - r.Stats.Time
+	}
+	r.Decide()
+	if r.Verdict == Safe {
 		r.Converged = a.converged()
 	}
 	if r.Limit == nil && !stopped && !opts.Unbounded {
@@ -223,6 +271,9 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	}
 	if r.Limit != nil {
 		r.Reason = reason(r.Limit, a.cutoff, net.MaxThreads)
+		if preempt && r.Complete < r.Bound && !errors.Is(r.Limit, ErrThreadBound) {
+			r.Reason += fmt.Sprintf(" before the runs with %s were all explored (free switches may go on without end)", plural(r.Complete+1, "preemption"))
+		}
 	}
 	return r, nil
 }
@@ -230,18 +281,13 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 // reason says a limit in words.
 func reason(err error, cutoff *pds.Label, threads int) string {
 	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return "time limit reached"
-	case errors.Is(err, context.Canceled):
-		return "cancelled"
-	case errors.Is(err, ErrNodeLimit):
-		return "BDD node limit reached"
-	case errors.Is(err, ErrMemoryLimit):
-		return "memory limit reached"
 	case errors.Is(err, ErrThreadBound):
 		return fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", cutoff.Pos, threads)
 	case errors.Is(err, ErrTupleLimit):
 		return strings.TrimSuffix(strings.TrimPrefix(err.Error(), "split: "), ": "+ErrTupleLimit.Error())
+	}
+	if w := engine.LimitWords(err); w != "" {
+		return w
 	}
 	return err.Error()
 }
@@ -259,6 +305,9 @@ type analysis struct {
 	found    map[any]bool // labels and targets already reported
 	cutoff   *pds.Label
 	sub      *subsumer
+	cur      *item            // the item (or part of one) being expanded or checked
+	inPost   bool             // checking a post* result of cur, not cur's tuple
+	traces   map[any]traceJob // by label or target: where each violation was found (Options.Traces)
 	start    time.Time
 	unsplit  bool // a changed post* result of the k-th context was not split
 }
@@ -273,12 +322,19 @@ func (a *analysis) run() error {
 	if err != nil {
 		return err
 	}
-	a.levelDone(0)
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if it.level > a.res.Complete {
-			a.levelDone(it.level)
+	if !a.preempt() {
+		a.levelDone(0)
+	}
+	var now []*item // items of the level being done (free switches; Preemptions)
+	for len(now) > 0 || len(queue) > 0 {
+		var it *item
+		if len(now) > 0 {
+			it, now = now[len(now)-1], now[:len(now)-1]
+		} else {
+			it, queue = queue[0], queue[1:]
+		}
+		if done := it.level - a.free(); done > a.res.Complete {
+			a.levelDone(done)
 		}
 		a.res.Stats.ViewTuples++
 		a.grow(it.level)
@@ -287,9 +343,15 @@ func (a *analysis) run() error {
 		if err != nil {
 			return err
 		}
-		queue = append(queue, next...)
+		for _, n := range next {
+			if n.level == it.level {
+				now = append(now, n)
+			} else {
+				queue = append(queue, n)
+			}
+		}
 		if a.opts.OnProgress != nil {
-			a.opts.OnProgress(Progress{Level: it.level, Tuples: a.res.Stats.ViewTuples, Queued: len(queue),
+			a.opts.OnProgress(Progress{Level: it.level, Tuples: a.res.Stats.ViewTuples, Queued: len(now) + len(queue),
 				PostStar: a.res.Stats.PostStarCalls, Elapsed: time.Since(a.start), Violations: len(a.res.Violations)})
 		}
 	}
@@ -299,28 +361,32 @@ func (a *analysis) run() error {
 // initialItems returns the items of the initial tuples (lines 1-2: one
 // for lazy, one per initial global value for eager), after checking them
 // for errors and targets.
-func (a *analysis) initialItems() ([]item, error) {
+func (a *analysis) initialItems() ([]*item, error) {
 	views := make([]*symauto.Auto, len(a.net.Threads))
 	for i, t := range a.net.Threads {
 		views[i] = a.sp.Init(t)
 	}
 	a.sub = newPruner(a.net.M, len(views), a.opts)
+	if a.sub != nil {
+		a.sub.preempt = a.preempt()
+	}
 	tuples, err := a.splitter.Initial(views)
 	if err != nil {
 		return nil, err
 	}
-	var queue []item
+	var queue []*item
 	for _, t := range tuples {
-		if a.drop(&t, 0) {
+		if a.drop(&t, 0, -1) {
 			continue
 		}
 		a.kept(0)
-		queue = append(queue, item{level: 0, last: -1, tuple: t})
+		queue = append(queue, &item{level: 0, last: -1, tuple: t})
 		if a.opts.OnTuple != nil {
 			a.opts.OnTuple(0, t)
 		}
 	}
 	for _, it := range queue {
+		a.cur = it
 		if err := a.checkTuple(it.tuple, 0); err != nil {
 			return nil, err
 		}
@@ -331,37 +397,123 @@ func (a *analysis) initialItems() ([]item, error) {
 // expand runs one more context of every thread but the last one from it
 // (lines 6-8), checks each post* result, and returns the successors
 // (lines 9-10), none beyond the bound.
-func (a *analysis) expand(it item) ([]item, error) {
-	var next []item
-	level := it.level + 1
-	for i := range it.tuple.Views {
-		if i == it.last {
-			continue
-		}
-		if err := a.ctx.Err(); err != nil {
-			return nil, err
-		}
-		post, changed, err := a.postStar(it.tuple, i, level)
-		if err != nil {
-			return nil, err
-		}
-		if changed.IsFalse() {
-			continue
-		}
-		if err := a.checkPost(it.tuple, i, post, level); err != nil {
-			return nil, err
-		}
-		if level < a.opts.Contexts || a.opts.KeepLast || a.splitLast(level) {
-			succ, err := a.successors(it, i, post, changed)
+//
+// Counting preemptions, the item's tuple is first cut in two by whether
+// the last thread can move (parts): the other threads run from the part
+// where it cannot at the same level (free switches); the other part is
+// returned as an item of the next level, paid for, so that every
+// configuration of a level is checked before any of the next (the first
+// violation found has the fewest preemptions).
+func (a *analysis) expand(it *item) ([]*item, error) {
+	now, next := a.parts(it)
+	for _, from := range now {
+		a.cur = from
+		level := from.level
+		for i := range it.tuple.Views {
+			if i == it.last {
+				continue
+			}
+			if err := a.ctx.Err(); err != nil {
+				return nil, err
+			}
+			pl := a.postLevel(level)
+			post, changed, err := a.postStar(from.tuple, i, pl)
 			if err != nil {
 				return nil, err
 			}
-			next = append(next, succ...)
-		} else {
-			a.unsplit = true
+			if a.preempt() {
+				// Every start global, stale or not: the successor has
+				// another last thread, so another cost for the next switch
+				// (docs/design.md, "Preemption counting").
+				changed = a.sp.CurToStart(from.tuple.Domain)
+			}
+			if changed.IsFalse() {
+				continue
+			}
+			if err := a.checkPost(from.tuple, i, post, level); err != nil {
+				return nil, err
+			}
+			if a.preempt() || level < a.opts.Contexts || a.opts.KeepLast || a.splitLast(level) {
+				succ, err := a.successors(from, i, post, changed, pl)
+				if err != nil {
+					return nil, err
+				}
+				next = append(next, succ...)
+			} else {
+				a.unsplit = true
+			}
 		}
 	}
 	return next, nil
+}
+
+// free is 1 when the bound counts preemptions, else 0: the level below
+// the first item of a level is done when that item is taken, counting
+// contexts; counting preemptions, the items of a level make tuples of the
+// same level (free switches), so only the level below it is done.
+func (a *analysis) free() int {
+	if a.preempt() {
+		return 1
+	}
+	return 0
+}
+
+// preempt reports whether the bound counts preemptions.
+func (a *analysis) preempt() bool { return a.opts.Count == Preemptions }
+
+// postLevel is the context level post* names its mid-states with: the
+// number of contexts when counting contexts; counting preemptions, a
+// number of its own per post* call (one thread may run several contexts
+// at one preemption level, and post* must not mix their summaries).
+func (a *analysis) postLevel(level int) int {
+	if a.preempt() {
+		return a.res.Stats.PostStarCalls + 1
+	}
+	return level
+}
+
+// parts returns what expand runs the other threads from now, as items at
+// the level of their successors, and the items it defers: the item's
+// tuple at one more context; or, counting preemptions, the tuple itself
+// when the switch is paid for or free (the first context), else the part
+// of the tuple where the last thread cannot move, at the same level, and
+// the rest deferred as a paid item of the next level (none beyond the
+// bound, none empty).
+//
+// A part has the item's parent and class of start globals (its
+// configurations are the item's), so that traces walk back through it.
+func (a *analysis) parts(it *item) (now, later []*item) {
+	if !a.preempt() {
+		return []*item{{level: it.level + 1, last: it.last, tuple: it.tuple, parent: it.parent}}, nil
+	}
+	if it.last < 0 || it.paid {
+		return []*item{it}, nil
+	}
+	m := a.net.M
+	v := it.tuple.Views[it.last]
+	for _, blocked := range []bool{true, false} {
+		level := it.level
+		w := v.RestrictTops(func(l *pds.Label) bdd.Node { return m.Not(a.sp.Enabled(l)) }, true)
+		if !blocked {
+			level++
+			w = v.RestrictTops(a.sp.Enabled, false)
+		}
+		if level > a.opts.Contexts {
+			continue
+		}
+		dom := m.And(it.tuple.Domain, w.Accepting())
+		if dom.IsFalse() {
+			continue
+		}
+		t := split.Tuple{Views: slices.Clone(it.tuple.Views), Domain: dom, Class: it.tuple.Class}
+		t.Views[it.last] = w
+		if blocked {
+			now = append(now, &item{level: level, last: it.last, tuple: t, parent: it.parent})
+		} else {
+			later = append(later, &item{level: level, last: it.last, tuple: t, paid: true, parent: it.parent})
+		}
+	}
+	return now, later
 }
 
 // postStar tags thread i's view of t with the start global and saturates
@@ -384,21 +536,27 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*symauto.Auto, bdd.Nod
 
 // successors splits thread i's post* result into new tuples (line 9) and
 // returns those the pruning keeps as items (line 10); at the bound they
-// only go to OnTuple (KeepLast).
-func (a *analysis) successors(it item, i int, post *symauto.Auto, changed bdd.Node) ([]item, error) {
-	level := it.level + 1
-	tuples, err := a.splitter.Split(it.tuple, i, post, changed, level)
+// only go to OnTuple (KeepLast). from is a part of the item expanded
+// (parts), at the level of the successors; pl the level post* named its
+// mid-states with (postLevel).
+func (a *analysis) successors(from *item, i int, post *symauto.Auto, changed bdd.Node, pl int) ([]*item, error) {
+	level := from.level
+	tuples, err := a.splitter.Split(from.tuple, i, post, changed, pl)
 	if err != nil {
 		return nil, err
 	}
-	var next []item
+	var next []*item
 	for _, t := range tuples {
-		if a.drop(&t, level) {
+		if a.drop(&t, level, i) {
 			continue
 		}
 		a.kept(level)
-		if level < a.opts.Contexts {
-			next = append(next, item{level: level, last: i, tuple: t})
+		if level < a.opts.Contexts || a.preempt() {
+			nt := &item{level: level, last: i, tuple: t}
+			if a.opts.Traces {
+				nt.parent = from
+			}
+			next = append(next, nt)
 		}
 		if a.opts.OnTuple != nil {
 			a.opts.OnTuple(level, t)
@@ -412,6 +570,7 @@ func (a *analysis) successors(it item, i int, post *symauto.Auto, changed bdd.No
 // start global of the tuple's domain, where every other view accepts, so
 // it is a reachable global configuration.
 func (a *analysis) checkPost(t split.Tuple, active int, post *symauto.Auto, level int) error {
+	a.inPost = true
 	for _, top := range post.Tops(interesting) {
 		if err := a.report(top.Label, active, level); err != nil {
 			return err
@@ -424,6 +583,7 @@ func interesting(l *pds.Label) bool { return l.Kind != pds.Normal }
 
 // checkTuple reports error labels on top in any thread of a tuple.
 func (a *analysis) checkTuple(t split.Tuple, level int) error {
+	a.inPost = false
 	for i, v := range t.Views {
 		for _, top := range v.Tops(interesting) {
 			if err := a.report(top.Label, i, level); err != nil {
@@ -445,6 +605,7 @@ func (a *analysis) report(l *pds.Label, thread, level int) error {
 		return nil
 	}
 	a.found[l] = true
+	a.traceFound(l, thread)
 	f := Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: thread, Proc: l.Proc.Name, Contexts: level, Message: l.Message}
 	return a.addFound(f)
 }
@@ -514,11 +675,11 @@ func (a *analysis) converged() int {
 
 // drop reports whether a new tuple is left out (Options.Prune); it may
 // also restrict the tuple to fewer globals.
-func (a *analysis) drop(t *split.Tuple, level int) bool {
+func (a *analysis) drop(t *split.Tuple, level, last int) bool {
 	if a.sub == nil {
 		return false
 	}
-	drop, shrunk := a.sub.check(t, level)
+	drop, shrunk := a.sub.check(t, level, last)
 	if drop {
 		a.res.Stats.Dropped++
 	}
@@ -545,4 +706,12 @@ func newPruner(m *bdd.Manager, threads int, opts Options) *subsumer {
 		after = 0
 	}
 	return newSubsumer(m, threads, after)
+}
+
+// plural writes "1 preemption", "2 preemptions".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

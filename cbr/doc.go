@@ -92,6 +92,46 @@
 // rules out most kept tuples before any simulation is computed, and
 // simulations are cached per pair of interned views.
 //
+// # Traces
+//
+// With Options.Traces every violation carries a Trace (Found.Trace): the
+// initial configuration and, context by context, the thread's steps (the
+// rule with its source position, the configuration after it), with the
+// fewest contexts. It is rebuilt after the search without any explicit
+// search (docs/traces.md): each work item keeps its parent and each tuple
+// the class of start globals it was split with (split.Tuple.Class); the
+// last configuration is chosen in a post* of the violating item's view
+// recorded with symauto.Saturation.Record, and each context is walked
+// back (symauto.Saturation.Back) through a recorded post* of the parent's
+// view, to an initial item. Then engine.Trace.Check replays it on the
+// explicit semantics of package pds/explicit; one that fails is an
+// internal error in Found.TraceErr, never a trace. Traces keep every item
+// that has successors alive with its views' BDDs, and cost one post* per
+// context of each trace: measured with BenchmarkTraces (package
+// benchmarks), building and replaying the first trace takes 0.04 of the
+// analysis time on the Bluetooth driver (2 adders, 1 stopper, 5
+// contexts), 0.76 on Vector at 16 bits (3 contexts) and 0.02 on CUBA's
+// Bluetooth3-11 (7 contexts); the peak live heap grows by at most 11 %.
+//
+// # Preemptions
+//
+// With Options.Count = Preemptions the bound counts preempting switches
+// (CHESS and Spin; docs/design.md, "Preemption counting"): a switch away
+// from a thread that cannot move (no rule at its top has a solution:
+// symauto.Space.Enabled; a finished thread; a dormant slot not started;
+// an error or cutoff label) is free, and so is the first context. Levels
+// count preemptions. Expanding (j, i, T) cuts T by whether i can move
+// (symauto.Auto.RestrictTops): the other threads run from the part where
+// it cannot at level j, and the rest is queued as a paid item of level
+// j+1 (0-1 breadth first; same-level items first), so the first violation
+// found has the fewest preemptions. Levels need not close (free switches
+// can chain for ever): SAFE only when every level up to the bound closed,
+// else UNKNOWN at a limit, with Reason saying so. Pruning compares the
+// last thread too (a kept tuple covers a new one with fewer preemptions,
+// or as many and the same last thread), stale start globals are kept, and
+// PruneNone is refused. Options.Contexts holds the bound; ZeroBound asks
+// for 0 preemptions.
+//
 // # Hooks
 //
 // The library never prints: OnProgress after every item, OnViolation for

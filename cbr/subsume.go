@@ -26,6 +26,11 @@ type subsumer struct {
 	after int            // kept tuples before the first subsumption test
 	n     int            // tuples kept so far
 	exact map[string]int // until then: views and domain -> fewest contexts
+
+	// preempt: the levels count preemptions, and a kept tuple covers a
+	// new one only when it leaves at most as many for the next switch
+	// (covers).
+	preempt bool
 }
 
 // keptGroup holds the kept tuples of one domain, so that a domain disjoint
@@ -37,6 +42,7 @@ type keptGroup struct {
 
 type keptTuple struct {
 	level int
+	last  int // the thread that ran last (-1: an initial tuple)
 	ids   []int
 }
 
@@ -123,8 +129,9 @@ func (s *subsumer) within1(i, a, b int) bdd.Node {
 // at level or below. Otherwise it keeps t and, when that holds at some of
 // t's globals, restricts t to the others (shrunk). Until s.after tuples
 // are kept, only a tuple identical to a kept one (the same interned views
-// and domain) is dropped.
-func (s *subsumer) check(t *split.Tuple, level int) (drop, shrunk bool) {
+// and domain; counting preemptions, the same last thread too) is
+// dropped. last is the thread that ran last (-1: none).
+func (s *subsumer) check(t *split.Tuple, level, last int) (drop, shrunk bool) {
 	ids := make([]int, len(t.Views))
 	for i, v := range t.Views {
 		ids[i] = s.intern(i, v)
@@ -132,18 +139,35 @@ func (s *subsumer) check(t *split.Tuple, level int) (drop, shrunk bool) {
 	}
 	if s.n < s.after {
 		key := fmt.Sprint(ids, t.Domain.ID())
+		if s.preempt {
+			key = fmt.Sprint(key, " ", last)
+		}
 		if l, ok := s.exact[key]; ok && l <= level {
 			return true, false
 		}
 		s.exact[key] = level
-		s.keep(t, ids, level)
+		s.keep(t, ids, level, last)
 		return false, false
 	}
-	return s.cover(t, ids, level)
+	return s.cover(t, ids, level, last)
 }
 
-// keep records t, reached with level contexts.
-func (s *subsumer) keep(t *split.Tuple, ids []int, level int) {
+// covers reports whether kept tuple k may cover a new tuple reached with
+// level units of the bound, thread last having run last. Counting
+// contexts: k was kept at level or below. Counting preemptions the next
+// switch's cost depends on the last thread too (whether it can move), so
+// k qualifies when it has fewer preemptions (its next switch costs at
+// most one), or as many and the same last thread or none (an initial
+// tuple: every switch free).
+func (s *subsumer) covers(k keptTuple, level, last int) bool {
+	if !s.preempt {
+		return k.level <= level
+	}
+	return k.level < level || k.level == level && (k.last == last || k.last < 0)
+}
+
+// keep records t, reached with level contexts, last having run last.
+func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 	s.n++
 	g := s.byDom[t.Domain.ID()]
 	if g == nil {
@@ -151,11 +175,11 @@ func (s *subsumer) keep(t *split.Tuple, ids []int, level int) {
 		s.byDom[t.Domain.ID()] = g
 		s.groups = append(s.groups, g)
 	}
-	g.tuples = append(g.tuples, keptTuple{level, ids})
+	g.tuples = append(g.tuples, keptTuple{level, last, ids})
 }
 
 // cover is check's subsumption test.
-func (s *subsumer) cover(t *split.Tuple, ids []int, level int) (drop, shrunk bool) {
+func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shrunk bool) {
 	m := s.m
 	// Threads with fewer distinct views first: their pairs are mostly
 	// cached, and a global they rule out spares the others' tests.
@@ -179,7 +203,7 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level int) (drop, shrunk boo
 		}
 	next:
 		for _, k := range g.tuples {
-			if k.level > level {
+			if !s.covers(k, level, last) {
 				continue
 			}
 			x := dx
@@ -212,7 +236,7 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level int) (drop, shrunk boo
 			}
 		}
 	}
-	s.keep(t, ids, level)
+	s.keep(t, ids, level, last)
 	if rem.Equal(t.Domain) {
 		return false, false
 	}

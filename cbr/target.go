@@ -71,6 +71,7 @@ func (a *analysis) checkTargets(t split.Tuple, active int, post *symauto.Auto, l
 			continue
 		}
 		a.found[tg] = true
+		a.traceFound(tg, active)
 		if err := a.addFound(Found{Kind: pds.Normal, Target: tg, Pos: tg.Pos, Thread: active, Contexts: level, Message: tg.Name}); err != nil {
 			return err
 		}

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"time"
 
@@ -17,9 +19,42 @@ const (
 	// Contexts counts maximal runs of one thread: k contexts allow k-1
 	// switches, and any thread may run first.
 	Contexts Unit = iota
+	// Preemptions counts preempting switches (CHESS, Musuvathi and Qadeer
+	// 2007; Spin's bounded context switching, Holzmann and Florian): a
+	// switch away from a thread that could still move. A switch away from
+	// a thread that cannot move (every rule at the top of its stack
+	// disabled, its stack empty, a dormant thread slot, an error or
+	// cutoff label on top) is free, and so is the first context
+	// (docs/design.md, "Preemption counting").
+	Preemptions
+	// Rounds counts rounds of round-robin (package cbr/seq): in each
+	// round every thread runs one context, possibly empty, in a fixed
+	// order. A schedule of c contexts fits in c rounds, and k rounds of n
+	// threads in n*k contexts.
+	Rounds
 )
 
-func (u Unit) String() string { return [...]string{"contexts"}[u] }
+// ZeroBound asks an engine for a bound of 0 (its Options' bound field
+// uses 0 for the default): with Preemptions, the runs without any
+// preempting switch.
+const ZeroBound = -1
+
+func (u Unit) String() string { return [...]string{"contexts", "preemptions", "rounds"}[u] }
+
+// Singular is the unit's name for one: "context", "preemption", "round".
+func (u Unit) Singular() string { return [...]string{"context", "preemption", "round"}[u] }
+
+// ParseUnit returns the unit named "contexts" or "preemptions" (what
+// --count chooses; rounds come with the seq engine).
+func ParseUnit(name string) (Unit, error) {
+	switch name {
+	case "contexts":
+		return Contexts, nil
+	case "preemptions":
+		return Preemptions, nil
+	}
+	return Contexts, fmt.Errorf("unknown unit %q (want contexts or preemptions)", name)
+}
 
 // Verdict is the answer of an analysis.
 type Verdict int
@@ -52,6 +87,23 @@ var (
 // cancellation or deadline: the run was cut off, not wrong.
 func IsLimit(err error) bool {
 	return bdd.IsLimit(err) || errors.Is(err, ErrThreadBound) || errors.Is(err, ErrTupleLimit)
+}
+
+// LimitWords says in words a limit every engine meets: "time limit
+// reached", "cancelled", "BDD node limit reached", "memory limit
+// reached"; "" for another error (an engine says its own limits itself).
+func LimitWords(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "time limit reached"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, ErrNodeLimit):
+		return "BDD node limit reached"
+	case errors.Is(err, ErrMemoryLimit):
+		return "memory limit reached"
+	}
+	return ""
 }
 
 // Limits bound the resources of a run; zero values mean no limit. Time
@@ -105,6 +157,13 @@ type Found struct {
 	Proc     string
 	Contexts int // the fewest units of the bound that reach it
 	Message  string
+	// Trace is a run that reaches it with Contexts units of the bound,
+	// replayed on the explicit semantics before it was returned; nil when
+	// traces were not asked for or could not be made (TraceErr says why:
+	// a limit, or an internal error wrapping ErrBadTrace or
+	// symauto.ErrNoWitness).
+	Trace    *Trace
+	TraceErr error
 }
 
 // Progress reports how far a run is.
@@ -126,10 +185,11 @@ type Stats struct {
 	LevelTime      []time.Duration // index j: when every tuple of at most j contexts was made and checked
 	PostStarCalls  int
 	PostStarSteps  int
-	PeakNodes      int // the largest BDD node table occupancy sampled: varies from run to run with Go's garbage collector
-	Time           time.Duration
-	Dropped        int // new tuples dropped as identical to or covered by kept ones
-	Shrunk         int // new tuples restricted to fewer globals
+	PeakNodes      int           // the largest BDD node table occupancy sampled: varies from run to run with Go's garbage collector
+	Time           time.Duration // the analysis, traces not included
+	TraceTime      time.Duration // building and replaying the traces
+	Dropped        int           // new tuples dropped as identical to or covered by kept ones
+	Shrunk         int           // new tuples restricted to fewer globals
 }
 
 // Result is the outcome of an analysis.
@@ -151,6 +211,21 @@ type Result struct {
 	Reason     string  // Limit, or what else made the verdict Unknown, in words
 	Violations []Found // in the order found: by contexts, then label
 	Stats      Stats
+}
+
+// Decide sets the verdict from what the run found, the same rule for
+// every engine: Violation when a violation was found (even when a limit
+// cut the search off afterwards), else Unknown when a limit cut it off,
+// else Safe.
+func (r *Result) Decide() {
+	switch {
+	case len(r.Violations) > 0:
+		r.Verdict = Violation
+	case r.Limit != nil:
+		r.Verdict = Unknown
+	default:
+		r.Verdict = Safe
+	}
 }
 
 // AddFound appends a violation, keeping Violations in the order every

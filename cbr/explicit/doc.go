@@ -39,6 +39,20 @@
 // configurations first reached with j contexts (that paper's Section 4.4
 // measures the same curve).
 //
+// # Preemptions
+//
+// With Options.Count = engine.Preemptions the buckets count preempting
+// switches (CHESS's Algorithm 1, lines 29-39; Spin's Definition 3;
+// docs/design.md, "Preemption counting"): a step by another thread than
+// the last costs 0 when the last thread cannot move in the configuration
+// (no rule at its top has a solution: pds/explicit.Stepper.Enabled; a
+// finished thread, an error or cutoff label) or no thread ran yet, else
+// 1. A free step stays in the bucket, so the order is 0-1 breadth first
+// and the bucket a configuration is first expanded in is its fewest
+// preemptions. The reduction below is argued for contexts only and is
+// turned off in this mode. It is the reference the symbolic engine's
+// preemption counting is tested against.
+//
 // # Partial-order reduction
 //
 // A step of thread t is local when the rules of its top label neither

@@ -26,7 +26,11 @@ const DefaultMaxDepth = 64
 // reduction on, stopping at the first violation. The thread bound is the
 // network's (pds.Options.MaxThreads).
 type Options struct {
-	Contexts int             // the bound k on contexts (default DefaultContexts)
+	Contexts int // the bound k in units of Count (default DefaultContexts; engine.ZeroBound for 0)
+	// Count is what the bound counts: contexts (the default) or
+	// preemptions (package documentation, "Preemptions"). Counting
+	// preemptions turns the partial-order reduction off.
+	Count    engine.Unit
 	MaxDepth int             // the stack depth limit (default DefaultMaxDepth)
 	All      bool            // explore the whole bound and report every violation site
 	Targets  []engine.Target // visible states to reach, besides the error labels
@@ -47,6 +51,10 @@ type Options struct {
 	OnProgress func(engine.Progress)
 	// OnViolation, when set, is called with every violation when found.
 	OnViolation func(engine.Found)
+	// Traces gives every violation a trace (Found.Trace), replayed on
+	// the explicit semantics: every queued state then remembers the state
+	// it came from.
+	Traces bool
 	// OnConfig, when set, is called with every configuration when it is
 	// first expanded, with the fewest contexts that reach it. With the
 	// reduction off these are all the configurations reachable within
@@ -102,10 +110,19 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*engine.Resul
 // above 254, a depth limit below 1), with a nil Result.
 func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	start := time.Now()
-	if opts.Contexts == 0 {
+	preempt := opts.Count == engine.Preemptions
+	switch {
+	case opts.Contexts == 0:
 		opts.Contexts = DefaultContexts
+	case opts.Contexts == engine.ZeroBound && preempt:
+		opts.Contexts = 0
 	}
-	if opts.Contexts < 1 || opts.Contexts >= unseen {
+	if preempt {
+		opts.NoPOR = true // the reduction is argued for contexts only
+		if opts.Contexts < 0 || opts.Contexts >= unseen {
+			return nil, fmt.Errorf("explicit: preemption bound %d: need 0 to %d", opts.Contexts, unseen-1)
+		}
+	} else if opts.Contexts < 1 || opts.Contexts >= unseen {
 		return nil, fmt.Errorf("explicit: context bound %d: need 1 to %d", opts.Contexts, unseen-1)
 	}
 	if opts.MaxDepth == 0 {
@@ -115,7 +132,7 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("explicit: depth limit %d: need at least 1", opts.MaxDepth)
 	}
 	k := opts.Contexts
-	r := &Result{Result: engine.Result{Bound: k, Unit: engine.Contexts, Complete: -1, Converged: -1}}
+	r := &Result{Result: engine.Result{Bound: k, Unit: opts.Count, Complete: -1, Converged: -1}}
 	r.Explicit.StatesPerLevel = make([]int, k+1)
 	r.Explicit.ConfigsPerLevel = make([]int, k+1)
 	a := &search{ctx: ctx, net: net, opts: opts, k: k, res: r, found: map[any]bool{}, seen: map[string][]uint8{},
@@ -130,6 +147,17 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	stopped := errors.Is(err, errStop)
 	if stopped {
 		err = nil
+	}
+	if opts.Traces && len(r.Violations) > 0 {
+		t := time.Now()
+		if err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
+			a.buildTraces()
+			return nil
+		}); err != nil && !engine.IsLimit(err) {
+			return r, err // a limit is each trace's TraceErr already
+		}
+		r.Stats.TraceTime = time.Since(t)
+		start = start.Add(r.Stats.TraceTime) // Stats.Time is the search's
 	}
 	r.Explicit.StoredBytes = a.bytes
 	r.Stats.ViewTuples = r.Explicit.States
@@ -146,14 +174,7 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	case a.capped:
 		r.Limit = fmt.Errorf("explicit: a call would make a stack deeper than %d frames: %w", opts.MaxDepth, engine.ErrDepthLimit)
 	}
-	switch {
-	case len(r.Violations) > 0:
-		r.Verdict = engine.Violation
-	case r.Limit != nil:
-		r.Verdict = engine.Unknown
-	default:
-		r.Verdict = engine.Safe
-	}
+	r.Decide()
 	if r.Limit != nil {
 		r.Reason = a.reason(r.Limit)
 	}
@@ -198,20 +219,15 @@ func (a *search) converged() int {
 // reason says a limit in words.
 func (a *search) reason(err error) string {
 	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return "time limit reached"
-	case errors.Is(err, context.Canceled):
-		return "cancelled"
-	case errors.Is(err, engine.ErrNodeLimit):
-		return "BDD node limit reached"
 	case errors.Is(err, errStates):
 		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxStateBytes)
-	case errors.Is(err, engine.ErrMemoryLimit):
-		return "memory limit reached"
 	case errors.Is(err, engine.ErrThreadBound):
 		return fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, a.net.MaxThreads)
 	case errors.Is(err, engine.ErrDepthLimit):
 		return fmt.Sprintf("stack depth limit of %d frames reached: deeper calls were not explored", a.opts.MaxDepth)
+	}
+	if w := engine.LimitWords(err); w != "" {
+		return w
 	}
 	return err.Error()
 }
@@ -268,6 +284,12 @@ type search struct {
 	cutLevel int
 
 	por *reduction // nil without the reduction
+
+	// With Options.Traces: the state being expanded, the state each
+	// queued one came from, and the state each violation was found in.
+	cur     *state
+	parents map[state]parent
+	where   map[any]state
 }
 
 // slot returns the index in a record of last thread l, reduced or not.
@@ -302,6 +324,7 @@ func (a *search) queue(j int, key string, threads, last int, reduced bool) error
 	}
 	rec[slot(last, reduced)] = uint8(j)
 	a.buckets[j] = append(a.buckets[j], item{key, last, reduced})
+	a.traceQueued(key, last, reduced)
 	a.bytes += itemBytes
 	if a.opts.MaxStateBytes > 0 && a.bytes > a.opts.MaxStateBytes {
 		return errStates
@@ -365,6 +388,25 @@ func (a *search) expand(j int, it item) error {
 		a.opts.OnProgress(engine.Progress{Level: j, Tuples: st.States, Queued: a.queued(), Elapsed: time.Since(a.start), Violations: len(a.res.Violations)})
 	}
 	c := decode(a.net, it.key)
+	if a.opts.Traces {
+		a.cur = &state{it.key, it.last, it.reduced}
+	}
+	// switchCost is what a step by another thread adds: 1 with contexts;
+	// with preemptions 0 when the last thread cannot move in c (or none
+	// ran yet), else 1.
+	switchCost := 1
+	if a.opts.Count == engine.Preemptions {
+		switchCost = 0
+		if it.last >= 0 {
+			en, err := a.step.Enabled(c, it.last)
+			if err != nil {
+				return err
+			}
+			if en {
+				switchCost = 1
+			}
+		}
+	}
 	if rec[0] == unseen {
 		rec[0] = uint8(j)
 		st.Configs++
@@ -382,7 +424,7 @@ func (a *search) expand(j int, it item) error {
 	for t := range c.Threads {
 		nj := j
 		if t != it.last {
-			nj = j + 1
+			nj = j + switchCost
 		}
 		if nj > a.k || len(c.Threads[t]) == 0 {
 			continue
@@ -443,6 +485,7 @@ func (a *search) check(c pexp.Config, last, j int) error {
 			}
 		case l.Kind.IsError() && !a.found[l]:
 			a.found[l] = true
+			a.traceFound(l)
 			f := engine.Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: t, Proc: l.Proc.Name, Contexts: j, Message: l.Message}
 			if err := a.addFound(f); err != nil {
 				return err
@@ -451,46 +494,16 @@ func (a *search) check(c pexp.Config, last, j int) error {
 	}
 	for i := range a.opts.Targets {
 		tg := &a.opts.Targets[i]
-		if a.found[tg] || !satisfies(c, tg) {
+		if a.found[tg] || !tg.Holds(c) {
 			continue
 		}
 		a.found[tg] = true
+		a.traceFound(tg)
 		if err := a.addFound(engine.Found{Kind: pds.Normal, Target: tg, Pos: tg.Pos, Thread: last, Contexts: j, Message: tg.Name}); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// satisfies reports whether c is a state of target tg. A thread that does
-// not exist (not started yet) satisfies only the condition Any.
-func satisfies(c pexp.Config, tg *engine.Target) bool {
-	if tg.Never {
-		return false
-	}
-	for _, v := range tg.Globals {
-		if c.Globals[v.Global.Index] != v.Value {
-			return false
-		}
-	}
-	for i, top := range tg.Tops {
-		if top.Any {
-			continue
-		}
-		if i >= len(c.Threads) {
-			return false
-		}
-		s := c.Threads[i]
-		switch {
-		case top.Empty:
-			if len(s) != 0 {
-				return false
-			}
-		case len(s) == 0 || s[len(s)-1].Label != top.Label:
-			return false
-		}
-	}
-	return true
 }
 
 func (a *search) addFound(f engine.Found) error {

@@ -64,13 +64,22 @@ func runExplicit(_ context.Context, net *pds.Network, k int) (*Outcome, error) {
 }
 
 // CBR returns the cbr variant of opts (All set: every violation site is
-// reported); AtMost as in Variant.
+// reported; Traces set: every violation's trace is checked); AtMost as in
+// Variant.
 func CBR(name string, opts cbr.Options, atMost ...string) Variant {
 	opts.All = true
 	o := opts
 	return Variant{Name: name, CBR: &o, AtMost: atMost, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
 		opts := o
 		opts.Contexts = k
+		opts.Traces = true
+		if k == 0 && opts.Count == cbr.Preemptions {
+			opts.Contexts = cbr.ZeroBound
+		}
+		eng, err := net.WithThreadSlots(net.MaxThreads) // the network cbr's traces name
+		if err != nil {
+			return nil, err
+		}
 		r, err := cbr.Analyze(ctx, net, opts)
 		if err != nil {
 			return nil, err
@@ -78,13 +87,19 @@ func CBR(name string, opts cbr.Options, atMost ...string) Variant {
 		var sites []string
 		for _, x := range r.Violations {
 			sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
+			if r.Limit != nil && cbr.IsLimit(x.TraceErr) {
+				continue // the run was cut off, and so was its trace
+			}
+			if err := CheckTrace(x, opts.Count, eng); err != nil {
+				return nil, err
+			}
 		}
 		return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: r.Stats.ViewTuples, Raw: r}, nil
 	}}
 }
 
 // ExplicitEngine returns the variant of the explicit-state engine (package
-// cbr/explicit, All set) with or without its partial-order reduction,
+// cbr/explicit, All set, Traces set and checked) with or without its partial-order reduction,
 // within the reference's depth limit. Tuples counts its expanded states.
 func ExplicitEngine(noPOR bool) Variant {
 	name := "explicit-engine"
@@ -92,13 +107,16 @@ func ExplicitEngine(noPOR bool) Variant {
 		name += "/no-por"
 	}
 	return Variant{Name: name, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
-		r, err := xengine.Run(ctx, net, xengine.Options{Contexts: k, MaxDepth: ReferenceDepth, All: true, NoPOR: noPOR})
+		r, err := xengine.Run(ctx, net, xengine.Options{Contexts: k, MaxDepth: ReferenceDepth, All: true, NoPOR: noPOR, Traces: true})
 		if err != nil {
 			return nil, err
 		}
 		var sites []string
 		for _, x := range r.Violations {
 			sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
+			if err := CheckTrace(x, cbr.Contexts, net); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 		}
 		return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: r.Explicit.States, Raw: r}, nil
 	}}
@@ -127,3 +145,81 @@ func Variants() []Variant {
 	}
 	return append(vs, ExplicitEngine(false), ExplicitEngine(true))
 }
+
+// CheckTrace checks that a violation came with its trace (the engine
+// replayed it on the explicit semantics already), none of whose contexts
+// is empty, and that the trace has as many units of the bound as the
+// violation's fewest: contexts, or preemptions counted on the explicit
+// semantics of n (the network the engine ran).
+func CheckTrace(f cbr.Found, unit cbr.Unit, n *pds.Network) error {
+	if f.TraceErr != nil {
+		return fmt.Errorf("the trace of %s: %w", f.Label.Name, f.TraceErr)
+	}
+	if f.Trace == nil {
+		return fmt.Errorf("%s has no trace", f.Label.Name)
+	}
+	for i, c := range f.Trace.Contexts {
+		if len(c.Steps) == 0 {
+			return fmt.Errorf("the trace of %s: context %d is empty", f.Label.Name, i+1)
+		}
+	}
+	got := len(f.Trace.Contexts)
+	if unit == cbr.Preemptions {
+		var err error
+		if got, err = f.Trace.Preemptions(n); err != nil {
+			return err
+		}
+	}
+	if got != f.Contexts {
+		return fmt.Errorf("the trace of %s has %d %s, the violation %d", f.Label.Name, got, unit, f.Contexts)
+	}
+	return nil
+}
+
+// ExplicitPreemptions is the explicit-state engine counting preemptions
+// (its reduction is off then), within the reference's depth limit: the
+// reference of the preemption variants. Its result is Unknown with
+// engine.ErrDepthLimit in Limit when a call met the limit.
+var ExplicitPreemptions = Variant{Name: "explicit-engine/preemptions", Reference: true, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
+	if k == 0 {
+		k = cbr.ZeroBound
+	}
+	r, err := xengine.Run(ctx, net, xengine.Options{Contexts: k, Count: cbr.Preemptions, MaxDepth: ReferenceDepth, All: true, Traces: true})
+	if err != nil {
+		return nil, err
+	}
+	var sites []string
+	for _, x := range r.Violations {
+		sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
+		if err := CheckTrace(x, cbr.Preemptions, net); err != nil {
+			return nil, fmt.Errorf("explicit-engine/preemptions: %w", err)
+		}
+	}
+	return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: r.Explicit.States, Raw: r}, nil
+}}
+
+// PreemptionVariants returns the variants counting preemptions: the
+// explicit-state engine (the reference) first, then cbr eager and lazy
+// with subsumption from the first tuple and after the default number of
+// kept tuples, and lazy with identical tuples pruned. Not without
+// pruning: a cycle of free switches (threads handing over by blocking)
+// makes new tuples at one level for ever then; and identical pruning,
+// which keeps many more tuples, only lazy (eager is the slowest).
+func PreemptionVariants() []Variant {
+	vs := []Variant{ExplicitPreemptions}
+	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+		vs = append(vs,
+			CBR(fmt.Sprintf("%s/subsumed", s), cbr.Options{Split: s, Count: cbr.Preemptions, Prune: cbr.PruneSubsumed, SubsumeAfter: -1}),
+			CBR(fmt.Sprintf("%s/subsumed-default", s), cbr.Options{Split: s, Count: cbr.Preemptions, Prune: cbr.PruneSubsumed}),
+		)
+	}
+	return append(vs, CBR("lazy/identical", cbr.Options{Split: split.Lazy, Count: cbr.Preemptions, Prune: cbr.PruneIdentical}))
+}
+
+// PreemptionSeeds is the number of random cases the preemption
+// differential test runs, and ShortPreemptionSeeds the number under
+// -short (counting preemptions costs more: free switches chain).
+const (
+	PreemptionSeeds      = 80
+	ShortPreemptionSeeds = 25
+)

@@ -1,0 +1,291 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/explicit"
+)
+
+// Trace is the evidence of a violation: a concrete run from an initial
+// configuration to one with the error on top (or the target reached),
+// context by context. Its configurations are those of the network the
+// engine ran: for the symbolic engine the one with thread slots
+// (pds.Network.WithThreadSlots), where a thread that a start created sits
+// in its slot, dormant until its first step wakes it; for the explicit
+// engine the network itself, where a start adds a thread to the
+// configuration. Engines check every trace with Check before they return
+// it.
+type Trace struct {
+	Initial  explicit.Config
+	Contexts []Context
+}
+
+// Context is one maximal run of one thread.
+type Context struct {
+	Thread int
+	Steps  []Step
+}
+
+// Step is one rule applied by the context's thread, and the configuration
+// after it.
+type Step struct {
+	Rule  *pds.Rule
+	After explicit.Config
+	// Starts is the thread this step created (a start), or -1.
+	Starts int
+}
+
+// Configs returns the configurations of the run in order, the initial
+// one first.
+func (t *Trace) Configs() []explicit.Config {
+	out := []explicit.Config{t.Initial}
+	for _, c := range t.Contexts {
+		for _, s := range c.Steps {
+			out = append(out, s.After)
+		}
+	}
+	return out
+}
+
+// Last returns the last configuration of the run.
+func (t *Trace) Last() explicit.Config {
+	for i := len(t.Contexts) - 1; i >= 0; i-- {
+		if s := t.Contexts[i].Steps; len(s) > 0 {
+			return s[len(s)-1].After
+		}
+	}
+	return t.Initial
+}
+
+// Preempting reports, for each context of the trace, whether the switch
+// into it was a preemption: a switch away from a thread that could still
+// move at that point (pds/explicit's Stepper.Enabled on n, the network the
+// engine ran); the first context never is. Preemptions counts them.
+func (t *Trace) Preempting(n *pds.Network) ([]bool, error) {
+	stepper := explicit.NewStepper(n, max(n.MaxThreads, len(t.Initial.Threads)), 0)
+	out := make([]bool, len(t.Contexts))
+	cur := t.Initial
+	for i, c := range t.Contexts {
+		if i > 0 {
+			en, err := stepper.Enabled(cur, t.Contexts[i-1].Thread)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = en
+		}
+		if len(c.Steps) > 0 {
+			cur = c.Steps[len(c.Steps)-1].After
+		}
+	}
+	return out, nil
+}
+
+// Preemptions returns the number of preempting switches of the trace
+// (Preempting).
+func (t *Trace) Preemptions(n *pds.Network) (int, error) {
+	p, err := t.Preempting(n)
+	count := 0
+	for _, b := range p {
+		if b {
+			count++
+		}
+	}
+	return count, err
+}
+
+// SetTraces gives every violation of r its trace: build makes it (false
+// when the engine has none for that violation), Check replays it on n.
+// A trace that cannot be made or fails its replay is left out and the
+// error kept in Found.TraceErr; a limit reached while building ends the
+// work, every trace not yet built getting the limit as its error.
+func (r *Result) SetTraces(n *pds.Network, build func(f Found) (*Trace, bool, error)) {
+	for i := range r.Violations {
+		f := &r.Violations[i]
+		tr, ok, err := build(*f)
+		if !ok {
+			continue
+		}
+		if err == nil {
+			err = tr.Check(n, *f)
+		}
+		if err == nil {
+			f.Trace = tr
+			continue
+		}
+		f.TraceErr = err
+		if IsLimit(err) {
+			for j := i + 1; j < len(r.Violations); j++ {
+				r.Violations[j].TraceErr = err
+			}
+			return
+		}
+	}
+}
+
+// Key returns what identifies a violation within one run (its error
+// label, or its target), for engines that remember where each was found.
+func (f Found) Key() any {
+	if f.Target != nil {
+		return f.Target
+	}
+	return f.Label
+}
+
+// ErrBadTrace is wrapped by the errors of Check: a trace the reference
+// semantics does not confirm, which is an internal error of the engine
+// that made it.
+var ErrBadTrace = errors.New("the trace does not replay")
+
+// Check replays the trace on the explicit reference semantics of n (the
+// network with thread slots the engine ran) and the finding f: the first
+// configuration must be initial, every step a successor by its thread
+// whose top the rule reads, consecutive contexts run different threads,
+// and the last configuration must have f's error label on top of f's
+// thread (or satisfy f's target). It also fills in Step.Starts.
+func (t *Trace) Check(n *pds.Network, f Found) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrBadTrace, fmt.Sprintf(format, args...))
+	}
+	if err := isInitial(n, t.Initial); err != nil {
+		return bad("the first configuration is not initial: %v", err)
+	}
+	depth := 1
+	for _, c := range t.Configs() {
+		for _, st := range c.Threads {
+			depth = max(depth, len(st)+1)
+		}
+	}
+	stepper := explicit.NewStepper(n, max(n.MaxThreads, len(t.Initial.Threads)), depth)
+	cur := t.Initial
+	for i, c := range t.Contexts {
+		if c.Thread < 0 || c.Thread >= len(cur.Threads) {
+			return bad("context %d runs thread %d of %d", i+1, c.Thread, len(cur.Threads))
+		}
+		if i > 0 && t.Contexts[i-1].Thread == c.Thread {
+			return bad("contexts %d and %d run the same thread", i, i+1)
+		}
+		for j := range c.Steps {
+			s := &c.Steps[j]
+			st := cur.Threads[c.Thread]
+			if len(st) == 0 || st[len(st)-1].Label != s.Rule.From {
+				return bad("context %d, step %d: rule %d does not read thread %d's top", i+1, j+1, s.Rule.Index, c.Thread)
+			}
+			succ, _, _, err := stepper.Successors(cur, c.Thread)
+			if err != nil {
+				return err
+			}
+			key := s.After.Key()
+			if !slices.ContainsFunc(succ, func(d explicit.Config) bool { return d.Key() == key }) {
+				return bad("context %d, step %d: thread %d cannot go from %s to %s", i+1, j+1, c.Thread, cur.Format(n), s.After.Format(n))
+			}
+			s.Starts = started(n, cur, s.After)
+			cur = s.After
+		}
+	}
+	if f.Target != nil {
+		if !f.Target.Holds(cur) {
+			return bad("the last configuration %s is not the target %s", cur.Format(n), f.Target.Name)
+		}
+		return nil
+	}
+	if f.Thread < 0 || f.Thread >= len(cur.Threads) {
+		return bad("the violation names thread %d of %d", f.Thread, len(cur.Threads))
+	}
+	st := cur.Threads[f.Thread]
+	if len(st) == 0 || st[len(st)-1].Label != f.Label {
+		return bad("the last configuration %s does not have %s on top of thread %d", cur.Format(n), f.Label.Name, f.Thread)
+	}
+	return nil
+}
+
+// isInitial checks c against the network's initial configurations: every
+// global and local its initial value (any value where the initial value
+// is "?"), every stack the thread's initial one.
+func isInitial(n *pds.Network, c explicit.Config) error {
+	if len(c.Globals) != len(n.Globals) || len(c.Threads) != len(n.Threads) {
+		return fmt.Errorf("%d globals and %d threads, want %d and %d", len(c.Globals), len(c.Threads), len(n.Globals), len(n.Threads))
+	}
+	for i, g := range n.Globals {
+		if !g.Init.Any && c.Globals[i] != g.Init.Value {
+			return fmt.Errorf("%s = %d, initially %d", g.Name, c.Globals[i], g.Init.Value)
+		}
+	}
+	for ti, th := range n.Threads {
+		st := c.Threads[ti]
+		if len(st) != len(th.Stack) {
+			return fmt.Errorf("thread %d has %d frames, initially %d", ti, len(st), len(th.Stack))
+		}
+		for k, f := range th.Stack {
+			if st[k].Label != f.Label || len(st[k].Locals) != len(f.Locals) {
+				return fmt.Errorf("thread %d, frame %d: %s, initially %s", ti, k, st[k].Label.Name, f.Label.Name)
+			}
+			for j, init := range f.Locals {
+				if !init.Any && st[k].Locals[j] != init.Value {
+					return fmt.Errorf("thread %d, frame %d: local %d = %d, initially %d", ti, k, j, st[k].Locals[j], init.Value)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// started returns the thread a step created by a start, or -1: a thread
+// added to the configuration (a network with fork rules), or the thread
+// slot whose pending procedure the step set (one with thread slots).
+func started(n *pds.Network, before, after explicit.Config) int {
+	if len(after.Threads) > len(before.Threads) {
+		return len(before.Threads)
+	}
+	if !n.HasForks() {
+		return -1
+	}
+	slot := 0
+	for ti, th := range n.Threads {
+		if !th.Slot {
+			continue
+		}
+		p0, _ := n.SlotState(before.Globals, slot)
+		p1, _ := n.SlotState(after.Globals, slot)
+		if p0 == nil && p1 != nil {
+			return ti
+		}
+		slot++
+	}
+	return -1
+}
+
+// Holds reports whether the configuration c is a state of the target:
+// the globals it names have their values and every thread's top its
+// condition. A thread that does not exist (not started yet) satisfies only
+// the condition Any.
+func (t *Target) Holds(c explicit.Config) bool {
+	if t.Never {
+		return false
+	}
+	for _, v := range t.Globals {
+		if c.Globals[v.Global.Index] != v.Value {
+			return false
+		}
+	}
+	for i, top := range t.Tops {
+		if top.Any {
+			continue
+		}
+		if i >= len(c.Threads) {
+			return false
+		}
+		st := c.Threads[i]
+		switch {
+		case top.Empty:
+			if len(st) != 0 {
+				return false
+			}
+		case len(st) == 0 || st[len(st)-1].Label != top.Label:
+			return false
+		}
+	}
+	return true
+}

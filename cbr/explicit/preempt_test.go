@@ -1,0 +1,40 @@
+package explicit_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPreemptions: on the hand-over of cmd/cbreach/testdata (ping and pong
+// hand over by blocking on assume; the observer sees a value ping holds
+// between two of its steps) the fewest preemptions are 1 where the fewest
+// contexts are 4: the switches away from a blocked thread and the first
+// context are free. Within 0 preemptions it is safe.
+func TestPreemptions(t *testing.T) {
+	net := compile(t, filepath.Join("..", "..", "cmd", "cbreach", "testdata", "handover.pds"))
+	run := func(k int, u engine.Unit) *explicit.Result {
+		r, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: k, Count: u, All: true})
+		require.NoError(t, err)
+		return r
+	}
+	r := run(engine.ZeroBound, engine.Preemptions)
+	require.Equal(t, engine.Safe, r.Verdict)
+	require.Equal(t, 0, r.Bound)
+	require.Equal(t, engine.Preemptions, r.Unit)
+	r = run(1, engine.Preemptions)
+	require.Equal(t, engine.Violation, r.Verdict)
+	require.Equal(t, 1, r.Contexts())
+	require.Zero(t, r.Explicit.Reduced, "no reduction when counting preemptions")
+	r = run(4, engine.Contexts)
+	require.Equal(t, 4, r.Contexts())
+	r = run(3, engine.Contexts)
+	require.Equal(t, engine.Safe, r.Verdict)
+
+	_, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: engine.ZeroBound})
+	require.Error(t, err, "0 contexts")
+}

@@ -1,0 +1,216 @@
+package cbr_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/internal/reachcases"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/stretchr/testify/require"
+)
+
+// traceOf analyses a case with traces on and returns its first violation.
+func traceOf(t *testing.T, net *pds.Network, opts cbr.Options) cbr.Found {
+	opts.Traces = true
+	r, err := cbr.Analyze(t.Context(), net, opts)
+	require.NoError(t, err)
+	require.Equal(t, cbr.Violation, r.Verdict)
+	f := r.Violations[0]
+	require.NoError(t, f.TraceErr)
+	require.NotNil(t, f.Trace)
+	return f
+}
+
+// clone copies a trace deeply, so that a mutation leaves the original.
+func clone(tr *cbr.Trace) *cbr.Trace {
+	c := &cbr.Trace{Initial: cloneConfig(tr.Initial)}
+	for _, ctx := range tr.Contexts {
+		nc := cbr.TraceContext{Thread: ctx.Thread}
+		for _, s := range ctx.Steps {
+			nc.Steps = append(nc.Steps, cbr.TraceStep{Rule: s.Rule, After: cloneConfig(s.After), Starts: s.Starts})
+		}
+		c.Contexts = append(c.Contexts, nc)
+	}
+	return c
+}
+
+func cloneConfig(c explicit.Config) explicit.Config {
+	d := explicit.Config{Globals: append([]uint64(nil), c.Globals...)}
+	for _, st := range c.Threads {
+		var fs []explicit.Frame
+		for _, f := range st {
+			fs = append(fs, explicit.Frame{Label: f.Label, Locals: append([]uint64(nil), f.Locals...)})
+		}
+		d.Threads = append(d.Threads, fs)
+	}
+	return d
+}
+
+// traceCase returns a network with a violation and its bound: a case of
+// reachcases, or the bundled Bluetooth example (5 contexts).
+func traceCase(t *testing.T, name string) (*pds.Network, int) {
+	if name == "bluetooth" {
+		src, err := os.ReadFile(filepath.Join("..", "examples", "bluetooth.pds"))
+		require.NoError(t, err)
+		net, err := frontend.Compile("bluetooth.pds", src)
+		require.NoError(t, err)
+		return net, 5
+	}
+	c := reachcases.Lookup(name)
+	net, err := c.Build()
+	require.NoError(t, err)
+	return net, c.K
+}
+
+// TestTraceMutations: the replay accepts the traces of the hand-made
+// cases and rejects every corruption of one step: another thread for a
+// context, another value of a global or of a local after a step, a step
+// left out, and another initial value.
+func TestTraceMutations(t *testing.T) {
+	for _, name := range []string{"counter", "lostupdate", "bluetooth"} {
+		net, k := traceCase(t, name)
+		f := traceOf(t, net, cbr.Options{Contexts: k})
+		eng, err := net.WithThreadSlots(net.MaxThreads)
+		require.NoError(t, err)
+		require.NoError(t, clone(f.Trace).Check(eng, f), name)
+		mutants := 0
+		reject := func(what string, tr *cbr.Trace) {
+			t.Helper()
+			mutants++
+			err := tr.Check(eng, f)
+			require.Error(t, err, "%s: %s was accepted", name, what)
+			require.True(t, errors.Is(err, engine.ErrBadTrace), "%s: %s: %v", name, what, err)
+		}
+		for i, ctx := range f.Trace.Contexts {
+			for th := range f.Trace.Initial.Threads {
+				if th == ctx.Thread {
+					continue
+				}
+				tr := clone(f.Trace)
+				tr.Contexts[i].Thread = th
+				reject(fmt.Sprintf("context %d run by thread %d", i+1, th), tr)
+			}
+			for j, s := range ctx.Steps {
+				for g, v := range s.After.Globals {
+					if net.Globals[g].Type.Bits == 0 {
+						continue
+					}
+					tr := clone(f.Trace)
+					tr.Contexts[i].Steps[j].After.Globals[g] = v ^ 1
+					reject(fmt.Sprintf("context %d step %d with %s changed", i+1, j+1, net.Globals[g].Name), tr)
+				}
+				st := s.After.Threads[ctx.Thread]
+				if len(st) > 0 && len(st[len(st)-1].Locals) > 0 {
+					tr := clone(f.Trace)
+					top := tr.Contexts[i].Steps[j].After.Threads[ctx.Thread]
+					top[len(top)-1].Locals[0] ^= 1
+					reject(fmt.Sprintf("context %d step %d with a local changed", i+1, j+1), tr)
+				}
+				if len(ctx.Steps) > 1 {
+					tr := clone(f.Trace)
+					tr.Contexts[i].Steps = append(tr.Contexts[i].Steps[:j:j], tr.Contexts[i].Steps[j+1:]...)
+					reject(fmt.Sprintf("context %d without step %d", i+1, j+1), tr)
+				}
+			}
+		}
+		for g := range f.Trace.Initial.Globals {
+			if net.Globals[g].Init.Any {
+				continue
+			}
+			tr := clone(f.Trace)
+			tr.Initial.Globals[g] ^= 1
+			reject("another initial value of "+net.Globals[g].Name, tr)
+		}
+		t.Logf("%s: %d contexts, %d mutants rejected", name, len(f.Trace.Contexts), mutants)
+	}
+}
+
+// format renders a trace for comparisons.
+func format(net *pds.Network, tr *cbr.Trace) string {
+	var b strings.Builder
+	b.WriteString(tr.Initial.Format(net) + "\n")
+	for _, c := range tr.Contexts {
+		for _, s := range c.Steps {
+			fmt.Fprintf(&b, "%d %d %s\n", c.Thread, s.Rule.Index, s.After.Format(net))
+		}
+	}
+	return b.String()
+}
+
+// TestTraceDeterministic: the same input gives the same trace, eager and
+// lazy, whatever the pruning.
+func TestTraceDeterministic(t *testing.T) {
+	for _, opts := range []cbr.Options{{Contexts: 5}, {Contexts: 5, Split: cbr.Eager, Prune: cbr.PruneNone}, {Contexts: 5, SubsumeAfter: -1}} {
+		var first string
+		for run := 0; run < 3; run++ {
+			net, _ := traceCase(t, "bluetooth")
+			f := traceOf(t, net, opts)
+			eng, _ := net.WithThreadSlots(net.MaxThreads)
+			s := format(eng, f.Trace)
+			if run == 0 {
+				first = s
+				continue
+			}
+			require.Equal(t, first, s, "run %d differs", run)
+		}
+	}
+}
+
+// TestTraceFeatures: traces through forks in a loop, recursion with
+// return values, atomic blocks and "?" initial values, eager and lazy,
+// replayed (Analyze checks them) with the fewest contexts.
+func TestTraceFeatures(t *testing.T) {
+	cases := []struct {
+		name, src string
+		k, want   int
+	}{
+		{"start in a loop", `
+int<3> sum;
+int<2> count;
+proc worker(int<2> id) { atomic { sum = sum + id; count = count + 1; } }
+proc main() {
+  int<2> i;
+  i = 1;
+  while (i < 3) { start worker(i); i = i + 1; }
+  assume(count == 2);
+  assert(sum == 2);
+}
+start main();
+`, 4, 4},
+		{"recursion with results", `
+int<3> n = ?;
+proc down() : int<3> {
+  int<3> r;
+  if (n == 0) { return 0; }
+  n = n - 1;
+  r = down();
+  return r + 1;
+}
+proc main() {
+  int<3> d;
+  d = down();
+  assert(d < 6);
+}
+proc other() { n = 7; }
+start main();
+start other();
+`, 3, 1},
+	}
+	for _, tc := range cases {
+		for _, s := range []cbr.Strategy{cbr.Lazy, cbr.Eager} {
+			net, err := frontend.Compile("case.pds", []byte(tc.src))
+			require.NoError(t, err, tc.name)
+			f := traceOf(t, net, cbr.Options{Contexts: tc.k, Split: s})
+			require.Equal(t, tc.want, f.Contexts, "%s %s", tc.name, s)
+			require.Len(t, f.Trace.Contexts, tc.want, "%s %s", tc.name, s)
+		}
+	}
+}
