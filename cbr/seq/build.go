@@ -1,0 +1,403 @@
+package seq
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
+
+// Net is the sequential network of a pushdown network and a number of
+// rounds (doc.go has the construction and its proof).
+type Net struct {
+	Net     *pds.Network // the sequential network: one thread, its own manager
+	Orig    *pds.Network // the network it was built from, with thread slots
+	Rounds  int          // K
+	Threads int          // n: threads of the round-robin order (initial and slots)
+
+	copies [][]*pds.Global // by original global index: its copy for each round
+	guess  [][]*pds.Global // by original global index: the guess of the start of round r (nil at r = 0)
+
+	thread, round, err, errThread, errRound ctrl
+
+	errs   []*pds.Label              // original error and cutoff labels; $err = 1+i names errs[i]
+	errID  map[*pds.Label]int        // original label -> 1+index in errs
+	labels map[*pds.Label]*pds.Label // original label -> its copy
+	ends   map[*pds.Label]bool       // the $end labels: a checked error
+}
+
+// sched is the name of the procedure of the scheduler's labels.
+const sched = "$sched"
+
+// Build returns the sequential network of net (with thread slots, as
+// pds.Network.WithThreadSlots returns it) for the given rounds, in a new
+// BDD manager with the given configuration. ctx and the configuration's
+// limits bound the construction.
+func Build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config) (*Net, error) {
+	if rounds < 1 {
+		return nil, fmt.Errorf("seq: round bound %d: need at least 1", rounds)
+	}
+	s := &Net{Orig: net, Rounds: rounds, Threads: len(net.Threads), errID: map[*pds.Label]int{},
+		labels: map[*pds.Label]*pds.Label{}, ends: map[*pds.Label]bool{}}
+	for _, r := range net.Rules {
+		if r.Kind == pds.Fork {
+			return nil, fmt.Errorf("seq: the network still has fork rules: build it from WithThreadSlots")
+		}
+	}
+	b := pds.NewBuilder(pds.Options{MaxThreads: 1, BDD: cfg})
+	s.declare(b)
+	m := b.Manager()
+	err := m.Run(ctx, cfg.Limits, func() error {
+		if err := s.rules(b); err != nil {
+			return err
+		}
+		n, err := b.Build()
+		if err := m.Err(); err != nil {
+			return err // a limit or a cancellation, also inside the validation
+		}
+		if err != nil {
+			return fmt.Errorf("seq: the sequential network is malformed (a bug): %w", err)
+		}
+		s.Net = n
+		return m.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// declare declares the globals, procedures, locals and labels.
+func (s *Net) declare(b *pds.Builder) {
+	net, K := s.Orig, s.Rounds
+	// The scheduler's variables come first in the BDD order, as bits of
+	// their own (ctrl): every rule tests the round, and a relation that
+	// chooses the copy of the globals after reading them would be the
+	// product of the copies.
+	for _, l := range net.Labels {
+		if l.Kind != pds.Normal {
+			s.errs = append(s.errs, l)
+			s.errID[l] = len(s.errs)
+		}
+	}
+	s.thread = newCtrl(b, "$thread", len(net.Threads))
+	s.round = newCtrl(b, "$round", K)
+	s.err = newCtrl(b, "$err", len(s.errs)+1)
+	s.errThread = newCtrl(b, "$errthread", len(net.Threads))
+	s.errRound = newCtrl(b, "$errround", K)
+	// Every copy of a global and its guesses are declared together, so
+	// that the layout puts their bits side by side (the final check
+	// compares them).
+	for _, g := range net.Globals {
+		cs := make([]*pds.Global, K)
+		gs := make([]*pds.Global, K)
+		for r := range K {
+			init := pds.Init{Any: true}
+			if r == 0 {
+				init = g.Init
+			}
+			cs[r] = b.Global(fmt.Sprintf("%s@%d", g.Name, r+1), g.Type, init, g.Pos)
+			cs[r].Hidden = g.Hidden
+		}
+		for r := 1; r < K; r++ {
+			gs[r] = b.Global(fmt.Sprintf("%s?%d", g.Name, r+1), g.Type, pds.Init{Any: true}, g.Pos)
+			gs[r].Hidden = g.Hidden
+		}
+		s.copies = append(s.copies, cs)
+		s.guess = append(s.guess, gs)
+	}
+	for _, p := range net.Procs {
+		q := b.Proc(p.Name, p.Result, p.Pos)
+		for _, l := range p.Locals {
+			if l.Param {
+				b.Param(q, l.Name, l.Type, l.Pos)
+			} else {
+				b.Local(q, l.Name, l.Type, l.Pos)
+			}
+		}
+	}
+	b.Proc(sched, nil, pds.Pos{})
+}
+
+// ctrl is a variable of the scheduler, one hidden Boolean global a bit
+// (bits of significance 0 declared first come first in the BDD order).
+type ctrl struct {
+	bits   []*pds.Global
+	values int
+}
+
+func newCtrl(b *pds.Builder, name string, values int) ctrl {
+	c := ctrl{values: values}
+	for i := range bdd.BitsFor(values) {
+		g := b.Global(fmt.Sprintf("%s.%d", name, i), pds.BoolType(), pds.Init{}, pds.Pos{})
+		g.Hidden = true
+		c.bits = append(c.bits, g)
+	}
+	return c
+}
+
+// vec returns copy c of the variable.
+func (x ctrl) vec(m *bdd.Manager, c int) bdd.Vec {
+	v := make(bdd.Vec, len(x.bits))
+	for i, g := range x.bits {
+		v[i] = m.Bit(bdd.Ref{Var: g.Var, Copy: c}, 0)
+	}
+	return v
+}
+
+// is returns copy c == v.
+func (x ctrl) is(m *bdd.Manager, c int, v uint64) bdd.Node {
+	return m.Eq(x.vec(m, c), m.ConstVec(v, len(x.bits)))
+}
+
+// valid returns copy c < values.
+func (x ctrl) valid(m *bdd.Manager, c int) bdd.Node {
+	return m.Lt(x.vec(m, c), m.ConstVec(uint64(x.values), len(x.bits)+1))
+}
+
+// rules adds the labels, the rules and the thread.
+func (s *Net) rules(b *pds.Builder) error {
+	net, K, nt := s.Orig, s.Rounds, s.Threads
+	n := b.Net()
+	m := n.M
+	procOf := map[*pds.Proc]*pds.Proc{}
+	for i, p := range net.Procs {
+		q := n.Procs[i]
+		procOf[p] = q
+		for j, l := range p.Locals {
+			ql := q.Locals[j]
+			for k := range l.Block {
+				if l.Block[k] != ql.Block[k] {
+					return fmt.Errorf("seq: local %s.%s is laid out differently (a bug)", p.Name, l.Name)
+				}
+			}
+		}
+	}
+	if len(n.LocalBits) != len(net.LocalBits) || n.RetBits != net.RetBits {
+		return fmt.Errorf("seq: the local block is laid out differently (a bug)")
+	}
+	sp := n.Procs[len(net.Procs)]
+	for _, l := range net.Labels {
+		s.labels[l] = b.Label(procOf[l.Proc], l.Name, l.Pos)
+		s.labels[l].Message = l.Message
+	}
+	for _, p := range net.Procs {
+		if p.Entry != nil {
+			b.SetEntry(s.labels[p.Entry])
+		}
+	}
+	base := b.Label(sp, "$base", pds.Pos{})
+	var woke *pds.Label // the bottom of a woken slot thread
+	for _, p := range net.Procs {
+		if len(p.Labels) > 0 && net.IsDormant(p.Labels[0]) {
+			woke = b.Label(procOf[p], "$woke", pds.Pos{})
+		}
+	}
+	// A switch to thread j pushes run[j], a scheduler frame, above the
+	// current frame, which returns to dead[q] (a label without rules: the
+	// previous thread's stack is never returned to); run[j] pushes thread
+	// j's first frame above after[j], where thread j is when it has
+	// finished. So the labels of a finished thread relate its globals to
+	// those at its own start only, not to the start of the frame it was
+	// switched from (which would compound over the threads). end[q]: a
+	// checked error.
+	run := make([]*pds.Label, nt)
+	after := make([]*pds.Label, nt)
+	dead := map[*pds.Proc]*pds.Label{}
+	end := map[*pds.Proc]*pds.Label{}
+	var active []*pds.Label // labels with the round, switch and end rules
+	var errLabels []*pds.Label
+	for _, l := range net.Labels {
+		if l.Kind == pds.Normal {
+			active = append(active, s.labels[l])
+		} else {
+			errLabels = append(errLabels, l)
+		}
+	}
+	active = append(active, base)
+	if woke != nil {
+		active = append(active, woke)
+	}
+	for _, q := range n.Procs {
+		if len(q.Labels) == 0 {
+			continue
+		}
+		if nt > 1 {
+			dead[q] = b.Label(q, "$dead", pds.Pos{})
+		}
+		end[q] = b.ErrorLabel(q, "$end", pds.Assert, "an error whose guesses every round confirmed", pds.Pos{})
+		s.ends[end[q]] = true
+	}
+
+	// The original rules, on the round's copy of the globals.
+	keepOthers := make([]bdd.Node, K) // every global but round r's copies unchanged
+	for r := range K {
+		var skip []*pds.Global
+		for _, cs := range s.copies {
+			skip = append(skip, cs[r])
+		}
+		keepOthers[r] = n.Unchanged(skip...)
+	}
+	lift := func(rel bdd.Node) bdd.Node {
+		out := m.False()
+		for r := range K {
+			x := m.Translate(net.M, rel, s.mapping(net, n, r))
+			x = m.And(x, s.round.is(m, pds.GCur, uint64(r)), keepOthers[r])
+			out = m.Or(out, x)
+		}
+		return out
+	}
+	for _, r := range net.Rules {
+		from, to := s.labels[r.From], s.labels[r.To]
+		switch {
+		case r.Kind == pds.Step && net.IsDormant(r.From):
+			// A slot wakes up: a push of the procedure's entry above $woke.
+			b.Push(from, to, woke, lift(r.Rel), r.Pos)
+		case r.Kind == pds.Step:
+			b.Step(from, to, lift(r.Rel), r.Pos)
+		case r.Kind == pds.Push:
+			b.Push(from, to, s.labels[r.Ret], lift(r.Rel), r.Pos)
+		case r.Kind == pds.Pop:
+			b.Pop(from, lift(r.Rel), r.Pos)
+		}
+	}
+	for _, l := range net.Labels {
+		if l.Recv != nil {
+			b.SetRecv(s.labels[l], lift(*l.Recv))
+		}
+	}
+
+	// The scheduler's rules.
+	unchanged := func(except ...ctrl) bdd.Node {
+		var gs []*pds.Global
+		for _, x := range except {
+			gs = append(gs, x.bits...)
+		}
+		return n.Unchanged(gs...)
+	}
+	cur := func(g *pds.Global) bdd.Vec { return n.GlobalVec(g, pds.GCur) }
+	// check(k): the guesses of rounds 2..k are confirmed: the last values
+	// of round r are the guessed start of round r+1.
+	check := func(k ctrl) bdd.Node {
+		c := m.True()
+		for r := 0; r+1 < K; r++ {
+			eq := m.True()
+			for i := range s.copies {
+				eq = m.And(eq, m.Eq(cur(s.copies[i][r]), cur(s.guess[i][r+1])))
+			}
+			c = m.And(c, m.Imp(m.Gt(k.vec(m, pds.GCur), m.ConstVec(uint64(r), len(k.bits))), eq))
+		}
+		return c
+	}
+	flag := func(l *pds.Label) bdd.Node {
+		return m.And(s.err.is(m, pds.GCur, 0), s.err.is(m, pds.GNext, uint64(s.errID[l])),
+			m.Eq(s.errThread.vec(m, pds.GNext), s.thread.vec(m, pds.GCur)), m.Eq(s.errRound.vec(m, pds.GNext), s.round.vec(m, pds.GCur)))
+	}
+	first := make([]*pds.Label, nt) // the label pushed to start thread j
+	firstLocals := make([]bdd.Node, nt)
+	for j := 1; j < nt; j++ {
+		first[j], firstLocals[j] = s.loader(b, net.Threads[j], j, procOf, sp)
+		run[j] = b.Label(sp, fmt.Sprintf("$run%d", j+1), pds.Pos{})
+		after[j] = b.Label(sp, fmt.Sprintf("$after%d", j+1), pds.Pos{})
+		active = append(active, after[j])
+		b.Push(run[j], first[j], after[j], m.And(n.Unchanged(), firstLocals[j]), pds.Pos{})
+	}
+	// sw(j): thread j-1 is abandoned, thread j starts in round 1.
+	sw := func(j int, q *pds.Proc, extra ...ctrl) bdd.Node {
+		keep := unchanged(append([]ctrl{s.thread, s.round}, extra...)...)
+		return m.And(s.thread.is(m, pds.GCur, uint64(j-1)), s.thread.is(m, pds.GNext, uint64(j)), s.round.is(m, pds.GNext, 0),
+			keep, n.LocalsUnchanged(q, pds.LSaved))
+	}
+	lastThread := s.thread.is(m, pds.GCur, uint64(nt-1))
+	for _, l := range active {
+		q := l.Proc
+		same := n.LocalsUnchanged(q, pds.LNext)
+		if K > 1 {
+			inc := m.And(m.Gt(s.round.vec(m, pds.GNext), s.round.vec(m, pds.GCur)), s.round.valid(m, pds.GNext), unchanged(s.round), same)
+			b.Step(l, l, inc, pds.Pos{})
+		}
+		for j := 1; j < nt; j++ {
+			b.Push(l, run[j], dead[q], sw(j, q), pds.Pos{})
+		}
+		fin := m.And(lastThread, m.Not(s.err.is(m, pds.GCur, 0)), check(s.errRound), n.Unchanged(), same)
+		b.Step(l, end[q], fin, pds.Pos{})
+	}
+	for _, e := range errLabels {
+		l := s.labels[e]
+		q := l.Proc
+		for j := 1; j < nt; j++ {
+			b.Push(l, run[j], dead[q], m.And(sw(j, q, s.err, s.errThread, s.errRound), flag(e)), pds.Pos{})
+		}
+		fin := m.And(lastThread, flag(e), check(s.round), unchanged(s.err, s.errThread, s.errRound), n.LocalsUnchanged(q, pds.LNext))
+		b.Step(l, end[q], fin, pds.Pos{})
+	}
+
+	// The thread: thread 1's stack above $base.
+	stack := []pds.Frame{{Label: base}}
+	if nt > 0 {
+		for _, f := range net.Threads[0].Stack {
+			stack = append(stack, pds.Frame{Label: s.labels[f.Label], Locals: f.Locals})
+		}
+	}
+	b.Thread("seq", stack...)
+	return m.Err()
+}
+
+// loader returns the label that the switch to thread j pushes, with the
+// locals of that frame (in LNext): the top of thread j's initial stack
+// when it has one frame; otherwise the first of a chain of loader labels
+// that push the frames one by one (the frames of a CUBA model); for an
+// empty stack, a frame of the scheduler that pops at once.
+func (s *Net) loader(b *pds.Builder, t *pds.Thread, j int, procOf map[*pds.Proc]*pds.Proc, sp *pds.Proc) (*pds.Label, bdd.Node) {
+	n := b.Net()
+	m := n.M
+	frame := func(i, c int) bdd.Node {
+		f := t.Stack[i]
+		return n.FrameRel(pds.Frame{Label: s.labels[f.Label], Locals: f.Locals}, c)
+	}
+	keep := n.Unchanged()
+	switch len(t.Stack) {
+	case 0:
+		l := b.Label(sp, fmt.Sprintf("$empty%d", j+1), pds.Pos{})
+		b.Pop(l, m.And(keep, m.Eq(n.RetVec(n.RetBits), m.ConstVec(0, n.RetBits))), pds.Pos{})
+		return l, m.True()
+	case 1:
+		return s.labels[t.Stack[0].Label], frame(0, pds.LNext)
+	}
+	var loads []*pds.Label // loads[i] holds frame i while frame i+1 is pushed
+	for i := 0; i+1 < len(t.Stack); i++ {
+		q := procOf[t.Stack[i].Label.Proc]
+		loads = append(loads, b.Label(q, fmt.Sprintf("$load%d.%d", j+1, i), pds.Pos{}))
+	}
+	for i, l := range loads {
+		ret := s.labels[t.Stack[i].Label]
+		to := s.labels[t.Stack[i+1].Label]
+		if i+1 < len(loads) {
+			to = loads[i+1]
+		}
+		rel := m.And(keep, frame(i+1, pds.LNext), n.LocalsUnchanged(l.Proc, pds.LSaved))
+		b.Push(l, to, ret, rel, pds.Pos{})
+	}
+	return loads[0], frame(0, pds.LNext)
+}
+
+// mapping renames the variables of an original relation for round r:
+// both copies of a global (GCur, GNext) to those of its copy for round r,
+// the local block and the return register to themselves.
+func (s *Net) mapping(net, n *pds.Network, r int) func(bdd.Ref, int) (bdd.Ref, int) {
+	to := map[bdd.Var]bdd.Var{net.RetVar: n.RetVar}
+	for i, g := range net.Globals {
+		to[g.Var] = s.copies[i][r].Var
+	}
+	for i, v := range net.LocalBits {
+		to[v] = n.LocalBits[i]
+	}
+	return func(ref bdd.Ref, b int) (bdd.Ref, int) {
+		v, ok := to[ref.Var]
+		if !ok {
+			panic(fmt.Sprintf("seq: a relation mentions %s, not a global, a local or the register", net.M.L.Name(ref.Var)))
+		}
+		return bdd.Ref{Var: v, Copy: ref.Copy}, b
+	}
+}

@@ -1,0 +1,263 @@
+package seq_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/pds"
+	pexp "github.com/cbreach/cbreach/pds/explicit"
+	"github.com/stretchr/testify/require"
+)
+
+// rrAnswer is what the round-robin reference finds within K rounds.
+type rrAnswer struct {
+	sites  map[string]int // error label name -> fewest rounds
+	cutoff bool           // a start met the thread bound
+	capped bool           // a push met the depth cap
+	states int
+}
+
+func (a rrAnswer) verdict() engine.Verdict {
+	switch {
+	case len(a.sites) > 0:
+		return engine.Violation
+	case a.cutoff || a.capped:
+		return engine.Unknown
+	}
+	return engine.Safe
+}
+
+func (a rrAnswer) list() []string { return siteList(a.sites) }
+
+func siteList(m map[string]int) []string {
+	var out []string
+	for l, r := range m {
+		out = append(out, fmt.Sprintf("%s@%d", l, r))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// threadsOf is n, the threads of the round-robin order: the initial ones
+// and, when the network forks, a slot for every thread it may start (the
+// i-th thread started is thread len(initial)+i, in the order of the
+// explicit semantics and of pds.WithThreadSlots).
+func threadsOf(net *pds.Network) int {
+	for _, r := range net.Rules {
+		if r.Kind == pds.Fork {
+			return net.MaxThreads
+		}
+	}
+	return len(net.Threads)
+}
+
+// roundRobin is the reference: a breadth-first search, on the explicit
+// semantics (pds/explicit.Successors, native forks), over states
+// (configuration, round r, active thread i). Thread i takes steps; a switch
+// goes to thread i+1 in the same round, or after the last thread to
+// thread 0 of round r+1 if r+1 < K. A context may be empty, and a thread
+// not started yet (or finished) has none. An error label on top of a
+// thread's stack in a state of round r is reached within r+1 rounds.
+func roundRobin(t *testing.T, net *pds.Network, K, depth int) rrAnswer {
+	n := threadsOf(net)
+	st := pexp.NewStepper(net, net.MaxThreads, depth)
+	type state struct {
+		c    pexp.Config
+		r, i int
+	}
+	ans := rrAnswer{sites: map[string]int{}}
+	seen := map[string]bool{}
+	var queue []state
+	push := func(s state) {
+		key := fmt.Sprintf("%s#%d#%d", s.c.Key(), s.r, s.i)
+		if !seen[key] {
+			seen[key] = true
+			queue = append(queue, s)
+		}
+	}
+	for _, c := range pexp.Initial(net) {
+		push(state{c, 0, 0})
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		ans.states++
+		require.Less(t, ans.states, 400000, "round-robin reference too large")
+		for _, stack := range s.c.Threads {
+			if len(stack) > 0 {
+				if l := stack[len(stack)-1].Label; l.Kind.IsError() {
+					if old, ok := ans.sites[l.Name]; !ok || s.r+1 < old {
+						ans.sites[l.Name] = s.r + 1
+					}
+				}
+			}
+		}
+		if s.i < len(s.c.Threads) {
+			succ, cutoff, capped, err := st.Successors(s.c, s.i)
+			require.NoError(t, err)
+			ans.cutoff = ans.cutoff || cutoff
+			ans.capped = ans.capped || capped
+			for _, d := range succ {
+				push(state{d, s.r, s.i})
+			}
+		}
+		switch {
+		case s.i+1 < n:
+			push(state{s.c, s.r, s.i + 1})
+		case s.r+1 < K:
+			push(state{s.c, s.r + 1, 0})
+		}
+	}
+	return ans
+}
+
+func engineSites(r *engine.Result) []string {
+	m := map[string]int{}
+	for _, f := range r.Violations {
+		if f.Label != nil {
+			m[f.Label.Name] = f.Contexts
+		}
+	}
+	return siteList(m)
+}
+
+// randomParams are the differential test's programs: 2 or 3 threads,
+// forks in two seeds of three, recursion every fourth.
+func randomParams(seed uint64) randnet.Params {
+	return randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
+		LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3, Recursive: seed%4 == 0}
+}
+
+// TestRandomDifferential: on random programs with 2 or 3 threads, forks
+// and recursion, for K = 1..3 rounds, the engine agrees with the
+// round-robin reference on the verdict and on every violation site with
+// its fewest rounds; and it reports a start beyond the thread bound when
+// the reference meets one. (Three rounds only with two threads or no
+// forks: see maxK.)
+func TestRandomDifferential(t *testing.T) {
+	seeds := 80
+	if testing.Short() {
+		seeds = 40
+	}
+	const depth = 8
+	ctx := context.Background()
+	compared, violations, limited := 0, 0, 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		p := randomParams(seed)
+		net, err := randnet.Generate(seed, p)
+		require.NoError(t, err, "seed %d", seed)
+		// Three rounds of three threads with thread slots hold 60 bits
+		// of globals in 2K copies in the summaries: seconds to minutes
+		// each (the eager form's cost, the paper's |P|^2K).
+		maxK := 3
+		if p.Threads == 3 && p.Forks {
+			maxK = 2
+		}
+		for K := 1; K <= maxK; K++ {
+			ref := roundRobin(t, net, K, depth)
+			if ref.capped {
+				continue // the reference did not see every run
+			}
+			res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
+			require.NoError(t, err, "seed %d K %d", seed, K)
+			if errors.Is(res.Limit, engine.ErrNodeLimit) {
+				limited++
+				continue
+			}
+			require.Equal(t, engine.Rounds, res.Unit)
+			require.Equal(t, ref.list(), engineSites(&res.Result), "seed %d K %d: violation sites", seed, K)
+			require.Equal(t, ref.verdict(), res.Verdict, "seed %d K %d: verdict (%s)", seed, K, res.Reason)
+			require.Equal(t, ref.cutoff, res.Limit != nil, "seed %d K %d: thread bound (%v)", seed, K, res.Limit)
+			compared++
+			if len(ref.sites) > 0 {
+				violations++
+			}
+
+			// Stopping at the first violation (deepening, post* stopped
+			// early) reports one with the fewest rounds.
+			first, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, Limits: engine.Limits{MaxNodes: 1 << 21}})
+			require.NoError(t, err, "seed %d K %d", seed, K)
+			if errors.Is(first.Limit, engine.ErrNodeLimit) {
+				continue
+			}
+			require.Equal(t, ref.verdict(), first.Verdict, "seed %d K %d: verdict stopping at the first violation", seed, K)
+			if len(ref.sites) > 0 {
+				fewest := K
+				for _, r := range ref.sites {
+					fewest = min(fewest, r)
+				}
+				require.Len(t, first.Violations, 1)
+				require.Equal(t, fewest, first.Contexts(), "seed %d K %d: rounds of the first violation", seed, K)
+			}
+		}
+	}
+	t.Logf("%d comparisons, %d with violations, %d cut off by the node limit", compared, violations, limited)
+	require.Less(t, limited, compared/10+1, "too many runs cut off")
+	require.Greater(t, violations, compared/10, "too few violations to test anything")
+	require.Less(t, violations, compared*4/5, "too few safe programs to test anything")
+}
+
+// TestBoundsAgainstCBR checks the relation between the two bounds on the
+// same random programs, against the view-tuple engine (package cbr): a
+// schedule of c contexts fits in c rounds, and K rounds of n threads fit
+// in n*K contexts. So SAFE at n*K contexts implies SAFE at K rounds,
+// which implies SAFE at K contexts; a violation with c <= K contexts is
+// found within c rounds; and one within r rounds is found with at most
+// n*r contexts.
+func TestBoundsAgainstCBR(t *testing.T) {
+	seeds := 40
+	if testing.Short() {
+		seeds = 15
+	}
+	ctx := context.Background()
+	checked := 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		p := randomParams(seed)
+		net, err := randnet.Generate(seed, p)
+		require.NoError(t, err, "seed %d", seed)
+		n := threadsOf(net)
+		for K := 1; K <= 2; K++ {
+			byCtx, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: K, All: true})
+			require.NoError(t, err)
+			wide, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: n * K, All: true})
+			require.NoError(t, err)
+			res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true})
+			require.NoError(t, err)
+			if byCtx.Verdict == engine.Unknown || wide.Verdict == engine.Unknown || res.Verdict == engine.Unknown {
+				continue
+			}
+			checked++
+			if wide.Verdict == engine.Safe {
+				require.Equal(t, engine.Safe, res.Verdict, "seed %d: safe at %d contexts, not at %d rounds", seed, n*K, K)
+			}
+			if res.Verdict == engine.Safe {
+				require.Equal(t, engine.Safe, byCtx.Verdict, "seed %d: safe at %d rounds, not at %d contexts", seed, K, K)
+			}
+			rounds := map[*pds.Label]int{}
+			for _, f := range res.Violations {
+				rounds[f.Label] = f.Contexts
+			}
+			contexts := map[*pds.Label]int{}
+			for _, f := range wide.Violations {
+				contexts[f.Label] = f.Contexts
+			}
+			for _, f := range byCtx.Violations {
+				r, ok := rounds[f.Label]
+				require.True(t, ok && r <= f.Contexts, "seed %d: %s with %d contexts, not within %d rounds", seed, f.Label, f.Contexts, f.Contexts)
+			}
+			for l, r := range rounds {
+				c, ok := contexts[l]
+				require.True(t, ok && c <= n*r, "seed %d: %s within %d rounds, not with %d contexts", seed, l, r, n*r)
+			}
+		}
+	}
+	t.Logf("%d comparisons", checked)
+	require.Greater(t, checked, seeds/2)
+}

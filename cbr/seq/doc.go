@@ -1,0 +1,155 @@
+// Package seq is cbreach's second symbolic engine: Lal and Reps'
+// reduction of context-bounded analysis to the analysis of ONE sequential
+// pushdown system ("Reducing concurrent analysis under a context bound to
+// sequential analysis", Formal Methods in System Design 35(1), 2009),
+// analysed with the same post* as the view-tuple engine (package symauto)
+// and a BDD query for the error labels. It is the eager form of the
+// paper's Sections 2 to 5; the lazy form of Section 6 is not implemented
+// yet.
+//
+// # The bound: rounds
+//
+// A round is one context of every thread, in a fixed order T1..Tn; a
+// context may be empty. K rounds are the schedules T1 T2 .. Tn T1 T2 .. Tn
+// .. repeated K times. A schedule of c contexts fits in c rounds (each of
+// its contexts in a round of its own, the other threads idle), and K rounds
+// of n threads are at most n*K contexts, so
+//
+//	SAFE at n*K contexts  ⇒  SAFE at K rounds  ⇒  SAFE at K contexts,
+//
+// and a violation with c contexts is found within c rounds
+// (TestBoundsAgainstCBR checks all three against package cbr). n counts
+// the thread slots: with `start`, pds.Network.WithThreadSlots gives the
+// network MaxThreads threads, the i-th started thread in slot i, and a
+// dormant slot is a thread whose contexts are empty until its start.
+//
+// # The construction (Build)
+//
+// The sequential network has the original procedures, locals and labels,
+// one thread, and these globals:
+//
+//	x@r      for every original global x and round r = 1..K: the values of
+//	         round r; x@1 starts with x's initial value
+//	x?r      r = 2..K: the guess of the values at the start of round r
+//	         (any value, and x@r = x?r in the initial configuration)
+//	$thread  the running thread, $round the running round (k of the paper)
+//	$err, $errthread, $errround   which error was reached, by whom, when
+//
+// Its rules (Fig. 1 and Fig. 4 of the paper, with the threads of Section
+// 2.3):
+//
+//   - every original rule, as the disjunction over r of the rule on the
+//     copies x@r, guarded by $round = r, every other copy unchanged
+//     (the paper's "if k = 1 then τ(st, 1) else if k = 2 ...");
+//   - at every label: $round := any larger round (a context switch of the
+//     running thread; several at once are empty contexts);
+//   - at every label, when $thread = j-1: push a scheduler frame $run_j
+//     above the current frame, with $thread := j and $round := 1 (the
+//     paper's "goto L_{j+1}" as a call, Section 4, so that the stack of
+//     thread j-1 stays below, never to be returned to: the return point
+//     is a label $dead without rules); $run_j pushes thread j's initial
+//     stack above a scheduler frame $after_j, where thread j is when it
+//     has finished, with the same switch rules. (Returning into the frame
+//     the switch was made from would relate a finished thread's globals
+//     to the entry of that frame, a relation that compounds over the
+//     threads; $after_j's frame starts with thread j.) A stack of several
+//     frames is pushed by a chain of loader labels, an empty one by a
+//     frame that pops at once;
+//   - the original error labels (and the cutoff labels of a start beyond
+//     the thread bound) are no dead ends: when $err = 0 they record
+//     themselves, the thread and the round in $err, $errthread, $errround
+//     and switch to the next thread (the rest of this thread's contexts
+//     are empty);
+//   - the checker: when $thread = n (the last thread) and an error is
+//     recorded, any label may step to the procedure's `$end` label, an
+//     Assert label, under the check that for every r < $errround the last
+//     values of round r are the guessed start of round r+1:
+//     x@r = x?(r+1). An error of the last thread records itself and
+//     checks in the same step.
+//
+// The query: post* of the initial automaton (Space.Init restricted to
+// x@r = x?r), then Auto.Tops of the `$end` labels, the globals projected
+// onto ($err, $errthread, $errround) and enumerated (Net.Sites). The
+// fewest rounds of an error label are the least $errround+1 with it.
+//
+// Why this is exact. (⇐) A sequential run reaching `$end` with error e
+// recorded in round k by thread i gives a round-robin run of the original
+// network: thread 1's contexts are its runs on copies 1..k, and so on;
+// the checks say that round r+1 of thread 1 starts where round r of thread
+// n ended, for r < k; thread i's context of round k ends at e. Rounds
+// after k are not needed (the error is in round k), which is why only
+// r < $errround is checked. Threads after i in round k and later did run
+// in the sequential run but act on copies that no check of r < k reads,
+// except their rounds < k, which the checks confirm. (⇒) Given a
+// round-robin run reaching e in round k by thread i, guess x?r = the
+// values at the start of round r in that run; each thread runs its
+// contexts on the copies in order and switches when its round-k context
+// is over (thread i at e); the copies then hold exactly the run's
+// round-end values, so every check holds. This is the paper's Theorem 1
+// with the error recorded instead of the final state; the cutoff labels
+// are handled the same way and make the verdict UNKNOWN
+// (engine.ErrThreadBound), as in the other engines. The round-robin
+// reference of the tests (roundRobin in diff_test.go) is this definition
+// on the explicit semantics: same verdicts, same sites, same fewest
+// rounds.
+//
+// # One manager of its own
+//
+// The sequential network has (2K-1) copies of every global; rudd cannot
+// add variables to a manager, so the network is built with a pds.Builder
+// into a manager of its own, and every original relation (rules and
+// receive relations) is moved into it by bdd.Manager.Translate: a walk
+// over the relation's nodes with a memo, one if-then-else per node in the
+// new manager, with every global copy renamed to its round's copy. This is
+// linear in the relation's size, independent of the width of the data,
+// and needs nothing but the network (compiling the source again would tie
+// the engine to the front ends: CUBA, Boolean programs and randnet build
+// networks without one; enumerating relations is exponential in the
+// data). The scheduler's variables are Booleans declared first, so they
+// come first in the BDD order: every rule tests $round, and a relation
+// that picks the copy after reading it would be the product of the
+// copies. Every bound K is a new network: deepening over K rebuilds it
+// (the build is the `build` figure of --stats; on the examples a few
+// milliseconds to a second, a small part of a run).
+//
+// # All sites, or the first
+//
+// With Options.All, one network for the bound K and a complete post*
+// give every site with its fewest rounds. Without it, Analyze deepens:
+// K' = 1, 2, ... each a new network, post* stopped as soon as a `$end`
+// transition gets a label naming an error label (not a cutoff); the
+// first K' with one is the fewest rounds, since K'-1 had none. (If the
+// stopped automaton accepted no such configuration, post* is run again to
+// the end: a safeguard, never needed in the tests.) The tests check both
+// paths against the round-robin reference.
+//
+// # Eager and lazy, here and in jMoped
+//
+// The two words mean different things in the two engines. In the
+// view-tuple engine (package cbr, package split, the jMoped paper's
+// Section 3.3) eager and lazy are splitting strategies: whether the
+// post* result of a thread is split at once into one view tuple per value
+// of the globals, or kept symbolic and split only when another thread
+// needs it. Both explore the same schedules. Here (the paper's Sections 5
+// and 6) eager means that the guesses of the start of every round are
+// made up front, for every value, as symbolic constants in the initial
+// configuration, so that post* explores every thread from every guessed
+// start, reachable or not, and the checks at the end discard the wrong
+// ones; lazy (Fig. 5) would start a thread's round r+1 only from values
+// that the previous threads actually produced, by running the threads'
+// summaries in tandem, and explores only reachable values. Eager costs
+// summaries over 2K copies of the globals, the |P|^2K of the paper's
+// Section 4: fast when the globals are few bits, slow as they grow (a
+// thread-slot network of three threads carries 20 bits per round). With
+// `start`, every slot is a thread of the round-robin order and its hidden
+// globals are guessed too, so that a guess may wake a dormant slot that
+// no thread started (the check discards it, after post* explored it):
+// keep --max-threads as low as the program needs (race.bp, 2 rounds: 15 s
+// with the default 8 threads, 0.2 s with 2; spawn.pds: over 30 s with 8,
+// 0.5 s with 3).
+//
+// # Not here yet
+//
+// The lazy form (Section 6); CUBA targets (a visible state needs every
+// thread's top at once, which the sequential run has buried); traces.
+package seq

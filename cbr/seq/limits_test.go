@@ -1,0 +1,40 @@
+package seq_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/frontend"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLimits: a node limit met anywhere (thread slots, the construction
+// and its validation, post*) and a cancelled context give UNKNOWN with
+// the limit, never an error or a wrong verdict.
+func TestLimits(t *testing.T) {
+	src, err := os.ReadFile("../../examples/spawn.pds")
+	require.NoError(t, err)
+	for _, nodes := range []int{100, 1000, 4000, 10000, 30000, 100000} {
+		net, err := frontend.Compile("spawn.pds", src)
+		require.NoError(t, err)
+		net.MaxThreads = 3
+		res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: 2, Limits: engine.Limits{MaxNodes: nodes}})
+		require.NoError(t, err, "%d nodes", nodes)
+		if res.Verdict != engine.Safe {
+			require.Equal(t, engine.Unknown, res.Verdict, "%d nodes", nodes)
+			require.True(t, errors.Is(res.Limit, engine.ErrNodeLimit), "%d nodes: %v", nodes, res.Limit)
+		}
+	}
+	net, err := frontend.Compile("spawn.pds", src)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := seq.Analyze(ctx, net, seq.Options{Rounds: 2})
+	require.NoError(t, err)
+	require.Equal(t, engine.Unknown, res.Verdict)
+	require.ErrorIs(t, res.Limit, context.Canceled)
+}

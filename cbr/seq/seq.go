@@ -1,0 +1,321 @@
+package seq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/symauto"
+)
+
+// Name is the engine's name on the command line.
+const Name = "seq"
+
+// DefaultRounds is the bound when Options.Rounds is 0.
+const DefaultRounds = 2
+
+// Options configure Analyze. The thread bound is the network's
+// (pds.Options.MaxThreads).
+type Options struct {
+	Rounds int  // the bound K on rounds of round-robin (default DefaultRounds)
+	All    bool // report every violation site, not only one with the fewest rounds
+	// Limits: MaxNodes and MaxMemory bound the sequential network's BDD
+	// manager (its construction and post*); MaxTuples does not apply.
+	// Time comes with ctx.
+	engine.Limits
+	// BDD sizes the new manager's tables (its Limits are taken from
+	// Limits above).
+	BDD bdd.Config
+
+	// OnProgress, when set, is called every ProgressEvery saturation steps.
+	OnProgress func(engine.Progress)
+	// OnViolation, when set, is called with every violation reported.
+	OnViolation func(engine.Found)
+}
+
+// ProgressEvery is the number of post* steps between two calls of
+// Options.OnProgress.
+const ProgressEvery = 4096
+
+// Stats are this engine's own figures.
+type Stats struct {
+	BuildTime  time.Duration // building the sequential network
+	PostTime   time.Duration // post* and the query
+	Rules      int           // rules of the sequential network
+	Labels     int           // labels of the sequential network
+	Threads    int           // n: threads in the round-robin order
+	GlobalBits int           // bits of one copy of the sequential network's globals
+	Nodes      int           // BDD nodes of the rule relations (shared nodes counted once per rule)
+}
+
+// Result is an engine.Result with this engine's figures. In the
+// engine.Stats, Found.Contexts and the bound count rounds (Unit
+// engine.Rounds); PostStarCalls is 1 and PostStarSteps its steps.
+type Result struct {
+	engine.Result
+	Seq Stats
+	Net *Net // the sequential network (nil when its construction failed)
+}
+
+// Analyze runs the sequential reduction of net (Lal and Reps' eager
+// form) within opts.Rounds rounds of round-robin over its threads and
+// thread slots: it builds the sequential network in a manager of its own,
+// computes post* of its one thread and reads the checked error labels.
+// Without opts.All it deepens: K = 1, 2, ... up to opts.Rounds, each a new
+// network, post* stopped at the first checked error.
+// A limit or a cancellation gives an Unknown result with Limit set and a
+// nil error.
+func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
+	start := time.Now()
+	if opts.Rounds == 0 {
+		opts.Rounds = DefaultRounds
+	}
+	if opts.Rounds < 1 {
+		return nil, fmt.Errorf("seq: round bound %d: need at least 1", opts.Rounds)
+	}
+	res := &Result{Result: engine.Result{Bound: opts.Rounds, Unit: engine.Rounds, Complete: -1, Converged: -1}}
+	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}
+	var eng *pds.Network
+	err := net.M.Run(ctx, lim, func() error {
+		var err error
+		eng, err = net.WithThreadSlots(net.MaxThreads)
+		if err != nil {
+			return fmt.Errorf("seq: %w", err)
+		}
+		return nil
+	})
+	// Stopping at the first violation deepens the bound (every K a new
+	// network) and stops post* at the first checked error: the first K
+	// with one is its fewest rounds. With All, one run at the bound
+	// finds every site with its fewest rounds.
+	first := 1
+	if opts.All {
+		first = opts.Rounds
+	}
+	var cutoff error
+	for k := first; err == nil && k <= opts.Rounds; k++ {
+		b := time.Now()
+		var sn *Net
+		cfg := opts.BDD
+		cfg.Limits = lim
+		sn, err = Build(ctx, eng, k, cfg)
+		res.Seq.BuildTime += time.Since(b)
+		if err != nil {
+			break
+		}
+		res.Net = sn
+		n := sn.Net
+		res.Seq.Rules, res.Seq.Labels, res.Seq.Threads, res.Seq.GlobalBits, res.Seq.Nodes = len(n.Rules), len(n.Labels), sn.Threads, 0, 0
+		for _, g := range n.Globals {
+			res.Seq.GlobalBits += g.Type.Bits
+		}
+		for _, r := range n.Rules {
+			res.Seq.Nodes += n.M.Size(r.Rel)
+		}
+		post := time.Now()
+		err = n.M.Run(ctx, lim, func() error { return sn.run(ctx, opts, res, start, !opts.All) })
+		res.Seq.PostTime += time.Since(post)
+		res.Stats.PeakNodes = max(res.Stats.PeakNodes, n.M.PeakNodes())
+		if errors.Is(err, engine.ErrThreadBound) {
+			cutoff, err = err, nil
+		}
+		if err == nil && cutoff == nil {
+			res.Complete = k
+		}
+		if len(res.Violations) > 0 {
+			break
+		}
+	}
+	if err == nil {
+		err = cutoff
+	}
+	res.Stats.Time = time.Since(start)
+	switch {
+	case err != nil && engine.IsLimit(err):
+		res.Limit = err
+	case err != nil:
+		res.Verdict, res.Reason = engine.Unknown, err.Error()
+		return res, err
+	}
+	res.Decide()
+	if res.Limit == nil {
+		res.Complete = res.Bound
+	}
+	if res.Limit != nil {
+		res.Reason = reason(res.Limit, net)
+	}
+	return res, nil
+}
+
+// reason says a limit in words.
+func reason(err error, net *pds.Network) string {
+	if errors.Is(err, engine.ErrThreadBound) {
+		return fmt.Sprintf("a start would exceed the thread bound of %d threads", net.MaxThreads)
+	}
+	if w := engine.LimitWords(err); w != "" {
+		return w
+	}
+	return err.Error()
+}
+
+// Init returns the automaton of the sequential network's initial
+// configuration: the original initial globals in round 1's copy, and in
+// each later round's copy a guess, the same value as its guess copy.
+func (s *Net) Init(sp *symauto.Space) *symauto.Auto {
+	n := s.Net
+	m := n.M
+	eq := m.True()
+	for i := range s.copies {
+		for r := 1; r < s.Rounds; r++ {
+			eq = m.And(eq, m.Eq(n.GlobalVec(s.copies[i][r], pds.GCur), n.GlobalVec(s.guess[i][r], pds.GCur)))
+		}
+	}
+	return sp.Init(n.Threads[0]).RestrictGlobals(eq)
+}
+
+// Site is an error reached with guesses every round confirmed.
+type Site struct {
+	Label  *pds.Label // of the original network (an Assert, Bounds or Cutoff label)
+	Thread int        // the thread that reached it, in the round-robin order
+	Rounds int        // in round Rounds (1-based)
+}
+
+// Sites returns the checked errors of a post* result of the sequential
+// network, sorted by rounds, then label, then thread.
+func (s *Net) Sites(a *symauto.Auto) []Site {
+	n := s.Net
+	m := n.M
+	var keep []bdd.Ref
+	for _, g := range n.Globals {
+		if !slices.Contains(s.err.bits, g) && !slices.Contains(s.errThread.bits, g) && !slices.Contains(s.errRound.bits, g) {
+			keep = append(keep, bdd.Ref{Var: g.Var, Copy: pds.GCur})
+		}
+	}
+	others := m.Set(keep...)
+	g := m.False()
+	for _, top := range a.Tops(func(l *pds.Label) bool { return s.ends[l] }) {
+		g = m.Or(g, m.Exists(top.Globals, others))
+	}
+	var sites []Site
+	fields := []bdd.Vec{s.err.vec(m, pds.GCur), s.errThread.vec(m, pds.GCur), s.errRound.vec(m, pds.GCur)}
+	m.Enumerate(g, fields, func(v []uint64) bool {
+		if v[0] >= 1 && int(v[0]) <= len(s.errs) {
+			sites = append(sites, Site{Label: s.errs[v[0]-1], Thread: int(v[1]), Rounds: int(v[2]) + 1})
+		}
+		return true
+	})
+	sort.Slice(sites, func(i, j int) bool {
+		a, b := sites[i], sites[j]
+		if a.Rounds != b.Rounds {
+			return a.Rounds < b.Rounds
+		}
+		if a.Label.ID != b.Label.ID {
+			return a.Label.ID < b.Label.ID
+		}
+		return a.Thread < b.Thread
+	})
+	return sites
+}
+
+// run computes post* and reports the sites.
+func (s *Net) run(ctx context.Context, opts Options, res *Result, start time.Time, early bool) error {
+	sp := symauto.NewSpace(s.Net)
+	m := s.Net.M
+	real := m.False() // $err names an error label, not a cutoff
+	for i, l := range s.errs {
+		if l.Kind.IsError() {
+			real = m.Or(real, s.err.is(m, pds.GCur, uint64(i+1)))
+		}
+	}
+	sat := symauto.NewSaturation(s.Init(sp), 0)
+	if early {
+		sat.OnAdd = func(t symauto.Trans, d bdd.Node) bool {
+			return !s.ends[t.Label] || m.And(d, real).IsFalse()
+		}
+	}
+	steps, err := s.saturate(ctx, sat, opts, res, start)
+	if err != nil {
+		return err
+	}
+	a := sat.Result()
+	sites := s.Sites(a)
+	if sat.Stopped() && !hasError(sites) {
+		// Stopped on a label whose configurations are not accepted (a
+		// safeguard: post* adds only reachable ones): saturate fully.
+		sat = symauto.NewSaturation(s.Init(sp), 0)
+		more, err := s.saturate(ctx, sat, opts, res, start)
+		if err != nil {
+			return err
+		}
+		steps += more
+		a = sat.Result()
+		sites = s.Sites(a)
+	}
+	res.Stats.PostStarCalls++
+	res.Stats.PostStarSteps += steps
+	return s.report(sites, opts, res)
+}
+
+func hasError(sites []Site) bool {
+	for _, st := range sites {
+		if st.Label.Kind.IsError() {
+			return true
+		}
+	}
+	return false
+}
+
+// saturate runs sat until done, checking ctx and the manager, and returns
+// its steps.
+func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, opts Options, res *Result, start time.Time) (int, error) {
+	for !sat.Done() {
+		sat.Step()
+		if sat.Steps()&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return sat.Steps(), err
+			}
+			if err := s.Net.M.Err(); err != nil {
+				return sat.Steps(), err
+			}
+			if opts.OnProgress != nil && sat.Steps()%ProgressEvery == 0 {
+				opts.OnProgress(engine.Progress{Level: s.Rounds, PostStar: res.Stats.PostStarCalls + 1, Tuples: res.Stats.PostStarSteps + sat.Steps(), Elapsed: time.Since(start)})
+			}
+		}
+	}
+	return sat.Steps(), s.Net.M.Err()
+}
+
+// report adds the sites to the result: one violation per label, with its
+// fewest rounds.
+func (s *Net) report(sites []Site, opts Options, res *Result) error {
+	found := map[*pds.Label]bool{}
+	var cutoff bool
+	for _, st := range sites {
+		if st.Label.Kind == pds.Cutoff {
+			cutoff = true
+			continue
+		}
+		if found[st.Label] {
+			continue
+		}
+		found[st.Label] = true
+		l := st.Label
+		f := engine.Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: st.Thread, Proc: l.Proc.Name, Contexts: st.Rounds, Message: l.Message}
+		if stop := res.AddFound(f, opts.OnViolation, opts.All); stop {
+			break
+		}
+	}
+	if err := s.Net.M.Err(); err != nil {
+		return err
+	}
+	if cutoff {
+		return fmt.Errorf("seq: a start would exceed the thread bound of %d threads: %w", s.Orig.MaxThreads, engine.ErrThreadBound)
+	}
+	return nil
+}
