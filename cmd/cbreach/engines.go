@@ -8,12 +8,15 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/spf13/pflag"
 )
 
-// The engines: cbr (symbolic, the jMoped paper's algorithm) and explicit
-// (explicit states, for small models). Which flags apply to which engine
+// The engines: cbr (symbolic, the jMoped paper's algorithm), seq
+// (symbolic, Lal and Reps' reduction to one sequential pushdown network;
+// -k counts rounds; seq.go) and explicit (explicit states, for small
+// models). Which flags apply to which engine
 // is the table engineOf; README.md shows it to users.
 
 // engineFlags are the flags that choose an engine or apply to the
@@ -24,7 +27,9 @@ type engineFlags struct {
 	noPOR     bool
 	selfCheck bool
 
-	stats *explicit.Stats // the explicit engine's figures, after its run
+	stats      *explicit.Stats // the explicit engine's figures, after its run
+	seqStats   *seq.Stats      // the seq engine's figures, after its run
+	splitGiven bool            // --split was given
 }
 
 func init() {
@@ -32,10 +37,10 @@ func init() {
 }
 
 func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
-	fs.StringVar(&e.name, "engine", "cbr", "analysis `ENGINE`: cbr (symbolic) or explicit (explicit states, for small models)")
+	fs.StringVar(&e.name, "engine", "cbr", "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
 	fs.IntVar(&e.maxDepth, "max-depth", explicit.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
-	fs.BoolVar(&e.selfCheck, "self-check", false, "run cbr eager, cbr lazy and explicit and compare verdicts, fewest contexts and violation sites (exit 4 when they disagree)")
+	fs.BoolVar(&e.selfCheck, "self-check", false, "run cbr eager, cbr lazy, explicit (and seq up to 2 rounds) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)")
 }
 
 // engineOf names the one engine a flag applies to; flags not listed apply
@@ -55,9 +60,10 @@ var engineOf = []struct{ flag, engine string }{
 // checkEngine checks --engine and that every flag given applies to it.
 func checkEngine(c *config, fs *pflag.FlagSet) error {
 	e := &c.engine
-	if e.name != "cbr" && e.name != explicit.Name {
-		return fmt.Errorf("--engine: want cbr or explicit, got %q", e.name)
+	if e.name != "cbr" && e.name != explicit.Name && e.name != seq.Name {
+		return fmt.Errorf("--engine: want cbr, seq or explicit, got %q", e.name)
 	}
+	e.splitGiven = fs.Changed("split")
 	if e.selfCheck {
 		for _, f := range []string{"engine", "split", "json", "reach-tops", "per-bound", "unbounded", "print-rules"} {
 			if fs.Changed(f) {
@@ -67,9 +73,18 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 		return nil
 	}
 	for _, f := range engineOf {
+		if f.flag == "split" && e.name == seq.Name {
+			continue // eager, or lazy when it exists (checkSeq)
+		}
 		if fs.Changed(f.flag) && f.engine != e.name {
 			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, f.engine, e.name)
 		}
+	}
+	if e.name == seq.Name && fs.Changed("trace") {
+		return fmt.Errorf("--trace: --engine seq does not build traces yet (--engine cbr and explicit do)")
+	}
+	if e.name == seq.Name && c.unit != cbr.Contexts {
+		return fmt.Errorf("--count: --engine seq counts rounds, not %s", c.unit)
 	}
 	if e.maxDepth < 1 {
 		return fmt.Errorf("--max-depth: need at least 1 frame, got %d", e.maxDepth)
@@ -79,8 +94,9 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 
 // runExplicit runs the explicit engine with the options of the command.
 func runExplicit(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
-	xo := explicit.Options{Contexts: opts.Contexts, MaxDepth: c.engine.maxDepth, All: opts.All, Targets: opts.Targets,
-		NoPOR: c.engine.noPOR, MaxStateBytes: opts.MaxMemory, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, OnProgress: opts.OnProgress}
+	xo := explicit.Options{Contexts: opts.Contexts, Count: opts.Count, MaxDepth: c.engine.maxDepth, All: opts.All, Targets: opts.Targets,
+		NoPOR: c.engine.noPOR, MaxStateBytes: opts.MaxMemory, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, OnProgress: opts.OnProgress,
+		Traces: opts.Traces}
 	r, err := explicit.Run(ctx, net, xo)
 	if r == nil {
 		return nil, err
@@ -90,9 +106,9 @@ func runExplicit(ctx context.Context, net *pds.Network, c *config, opts cbr.Opti
 }
 
 // explicitProgress is the progress line of the explicit engine.
-func explicitProgress(w io.Writer) func(cbr.Progress) {
+func explicitProgress(w io.Writer, u cbr.Unit) func(cbr.Progress) {
 	return throttled(w, func(p cbr.Progress) string {
-		return fmt.Sprintf("%s, %d states done, %d queued, %.1fs", plural(p.Level, "context"), p.Tuples, p.Queued, p.Elapsed.Seconds())
+		return fmt.Sprintf("%s, %d states done, %d queued, %.1fs", units(p.Level, u), p.Tuples, p.Queued, p.Elapsed.Seconds())
 	})
 }
 
@@ -104,12 +120,12 @@ func explicitSummary(b *strings.Builder, c *config, r *cbr.Result) {
 		st = &explicit.Stats{}
 	}
 	por := "on"
-	if c.engine.noPOR {
+	if c.engine.noPOR || r.Unit == cbr.Preemptions {
 		por = "off"
 	}
 	fmt.Fprintf(b, "explicit search: %d states, %d transitions, %d configurations, %.3fs\n", st.States, st.Transitions, st.Configs, r.Stats.Time.Seconds())
 	if c.stats {
-		fmt.Fprintf(b, "configurations first reached by contexts: %v\nstates expanded by contexts: %v\n", st.ConfigsPerLevel, st.StatesPerLevel)
+		fmt.Fprintf(b, "configurations first reached by %s: %v\nstates expanded by %s: %v\n", r.Unit, st.ConfigsPerLevel, r.Unit, st.StatesPerLevel)
 		fmt.Fprintf(b, "partial-order reduction: %s, %d switches left out\nstates expanded again (fewer contexts or another last thread): %d\n", por, st.Reduced, st.Revisits)
 		fmt.Fprintf(b, "stored states: about %d bytes\ndeepest stack: %s\n", st.StoredBytes, plural(st.Deepest, "frame"))
 	}
@@ -134,5 +150,5 @@ func explicitJSON(c *config) *jsonExplicit {
 		return nil
 	}
 	return &jsonExplicit{States: st.States, Transitions: st.Transitions, Configs: st.Configs, ConfigsPerLevel: st.ConfigsPerLevel,
-		StatesPerLevel: st.StatesPerLevel, POR: !c.engine.noPOR, Reduced: st.Reduced, Revisits: st.Revisits, StoredBytes: st.StoredBytes, Deepest: st.Deepest}
+		StatesPerLevel: st.StatesPerLevel, POR: !c.engine.noPOR && c.unit != cbr.Preemptions, Reduced: st.Reduced, Revisits: st.Revisits, StoredBytes: st.StoredBytes, Deepest: st.Deepest}
 }

@@ -22,6 +22,7 @@ type input struct {
 	net     *pds.Network
 	cuba    bool
 	targets []cbr.Target
+	src     *source // the input's text, for the statements of traces
 }
 
 // load compiles the input, under ctx and the memory limit: a .pds
@@ -34,6 +35,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	if err != nil {
 		return in, err
 	}
+	in.src = newSource(file, src)
 	if c.bp || !c.cuba && strings.EqualFold(filepath.Ext(file), ".bp") {
 		return loadBP(in, file, src, c)
 	}

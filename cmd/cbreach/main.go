@@ -24,12 +24,15 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 	"github.com/spf13/pflag"
@@ -82,8 +85,13 @@ type config struct {
 	reachTops  bool
 	perBound   bool
 	unbounded  bool
+	count      string
+	unit       cbr.Unit // count parsed
 
 	engine engineFlags // --engine and the explicit engine's flags (engines.go)
+	trace  traceFlags  // --trace, --no-trace (trace.go)
+
+	cpuProfile string // --cpuprofile FILE
 
 	memory int64 // maxMemory parsed
 	stdin  io.Reader
@@ -91,7 +99,7 @@ type config struct {
 
 // longFlags are the names that may be written with a single dash.
 var longFlags = []string{"contexts", "split", "prune", "all", "max-threads", "timeout", "max-nodes", "max-memory", "max-tuples",
-	"json", "stats", "print-rules", "version", "help", "cuba", "bp", "init", "target", "reach-tops", "per-bound", "unbounded", "no-dedup"}
+	"json", "stats", "print-rules", "version", "help", "cuba", "bp", "init", "target", "reach-tops", "per-bound", "unbounded", "no-dedup", "cpuprofile", "count"}
 
 // normalizeArgs turns "-split" into "--split" (and "-split=lazy" into
 // "--split=lazy") for the long flag names, so that the usage of the
@@ -143,7 +151,8 @@ Flags marked "explicit engine" apply to --engine explicit only; --split,
 
 Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
 usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
-Ctrl-C, cut the search off; what was covered is printed). --self-check:
+Ctrl-C, cut the search off; what was covered is printed), 4 an internal
+error: a trace failed its replay on the explicit semantics. --self-check:
 0 or 1 when the engines agree, 3 when one was cut off by a limit and the
 others agree, 4 when they disagree.
 `)
@@ -156,7 +165,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	c := config{stdin: stdin}
 	fs := pflag.NewFlagSet("cbreach", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.IntVarP(&c.contexts, "contexts", "k", cbr.DefaultContexts, "context bound: explore runs of at most `N` contexts")
+	fs.IntVarP(&c.contexts, "contexts", "k", cbr.DefaultContexts, "the bound: explore runs of at most `N` contexts (or preemptions, with --count preemptions)")
+	fs.StringVar(&c.count, "count", "contexts", "what the bound counts, `UNIT` contexts or preemptions (switches away from a thread that could still move; the first context and switches away from a blocked or finished thread are free)")
 	fs.StringVar(&c.split, "split", "lazy", "view tuple splitting, `MODE` lazy or eager")
 	fs.StringVar(&c.prune, "prune", "subsumed", "leave out new view tuples covered by kept ones, `MODE` subsumed, identical or none (exact in every mode)")
 	fs.BoolVar(&c.noDedup, "no-dedup", false, "same as --prune none: the jMoped paper's counting of view tuples (slower)")
@@ -177,6 +187,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.BoolVar(&c.unbounded, "unbounded", false, "deepen the bound until the reachable configurations stop growing (or a violation, or a limit)")
 	fs.BoolVar(&c.perBound, "per-bound", false, "explore the whole bound and report, per number of contexts, the new view tuples, the reachable visible states (globals and stack tops) and the time")
 	fs.BoolVar(&c.reachTops, "reach-tops", false, "same as --per-bound")
+	fs.BoolVar(&c.trace.full, "trace", false, "print every step of each violation's trace, with the statements, globals and stacks")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
+	fs.BoolVar(&c.trace.off, "no-trace", false, "do not build traces (they keep the view tuples of the search alive and cost a post* per context)")
 	addEngineFlags(fs, &c.engine)
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
@@ -216,13 +229,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		defer cancel()
 	}
 
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "cbreach: --cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 	file := fs.Arg(0)
 	in, err := load(ctx, file, &c)
 	if err != nil {
 		if bdd.IsLimit(err) {
 			// A limit while compiling: nothing was analysed.
-			r := &cbr.Result{Verdict: cbr.Unknown, Bound: c.contexts, Complete: -1, Converged: -1, Limit: err, Reason: limitWords(err) + " while compiling " + file,
+			r := &cbr.Result{Verdict: cbr.Unknown, Bound: c.contexts, Unit: c.unit, Complete: -1, Converged: -1, Limit: err, Reason: limitWords(err) + " while compiling " + file,
 				Stats: cbr.Stats{TuplesPerLevel: make([]int, c.contexts+1)}}
+			if c.engine.name == seq.Name {
+				reportSeq(stdout, &c, r)
+				return exitUnknown
+			}
 			report(stdout, in, &c, opts.Split, r, nil)
 			return exitUnknown
 		}
@@ -230,7 +261,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitUsage
 	}
 	if c.printRules {
-		if err := in.net.Print(stdout); err != nil {
+		print := func() error { return in.net.Print(stdout) }
+		if c.engine.name == seq.Name {
+			print = func() error { return printSeq(ctx, stdout, in.net, &c) }
+		}
+		if err := print(); err != nil {
 			fmt.Fprintf(stderr, "cbreach: %v\n", err)
 			return exitUsage
 		}
@@ -241,13 +276,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitUsage
 	}
 	opts.Targets = in.targets
+	if c.engine.name == seq.Name {
+		if err := checkSeq(&c, &opts, len(in.targets) > 0); err != nil {
+			fmt.Fprintf(stderr, "cbreach: %v\n", err)
+			return exitUsage
+		}
+	}
 	if c.engine.selfCheck {
 		return selfCheck(ctx, stdout, in.net, &c, opts)
 	}
 	if tty && !c.json && !c.quiet {
-		opts.OnProgress = progress(stderr)
+		opts.OnProgress = progress(stderr, opts.Count)
 		if c.engine.name == "explicit" {
-			opts.OnProgress = explicitProgress(stderr)
+			opts.OnProgress = explicitProgress(stderr, opts.Count)
+		}
+		if c.engine.name == seq.Name {
+			opts.OnProgress = seqProgress(stderr)
 		}
 	}
 	var res *cbr.Result
@@ -256,6 +300,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		counts, res, err = cbr.VisibleStates(ctx, in.net, opts)
 	} else if c.engine.name == "explicit" {
 		res, err = runExplicit(ctx, in.net, &c, opts)
+	} else if c.engine.name == seq.Name {
+		res, err = runSeq(ctx, in.net, &c, opts)
 	} else {
 		res, err = cbr.Analyze(ctx, in.net, opts)
 	}
@@ -268,7 +314,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			return exitUsage
 		}
 	}
-	report(stdout, in, &c, opts.Split, res, counts)
+	if c.engine.name == seq.Name {
+		reportSeq(stdout, &c, res)
+	} else {
+		report(stdout, in, &c, opts.Split, res, counts)
+	}
+	for _, v := range res.Violations {
+		if v.TraceErr != nil && !cbr.IsLimit(v.TraceErr) {
+			fmt.Fprintf(stderr, "cbreach: internal error: the trace of %s failed its check: %v\n", describe(v, res.Unit), v.TraceErr)
+			return exitDisagree
+		}
+	}
 	switch res.Verdict {
 	case cbr.Violation:
 		return exitViolation
@@ -293,8 +349,15 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	case c.noDedup:
 		prune = cbr.PruneNone
 	}
+	if c.unit, err = engine.ParseUnit(c.count); err != nil {
+		return cbr.Options{}, fmt.Errorf("--count: want contexts or preemptions, got %q", c.count)
+	}
 	switch {
-	case c.contexts < 1:
+	case c.unit == cbr.Preemptions && c.contexts < 0:
+		return cbr.Options{}, fmt.Errorf("--contexts: need at least 0 preemptions, got %d", c.contexts)
+	case c.unit == cbr.Preemptions && prune == cbr.PruneNone:
+		return cbr.Options{}, errors.New("--count preemptions needs pruning: --prune identical or subsumed (without, free switches repeat view tuples without end)")
+	case c.unit == cbr.Contexts && c.contexts < 1:
 		return cbr.Options{}, fmt.Errorf("--contexts: need at least 1 context, got %d", c.contexts)
 	case c.maxThreads < 1:
 		return cbr.Options{}, fmt.Errorf("--max-threads: need at least 1, got %d", c.maxThreads)
@@ -317,8 +380,15 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	if c.memory, err = parseSize(c.maxMemory); err != nil {
 		return cbr.Options{}, fmt.Errorf("--max-memory: %v", err)
 	}
-	return cbr.Options{Contexts: c.contexts, Unbounded: c.unbounded, Split: strategy, All: c.all, Prune: prune,
-		Limits: cbr.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory, MaxTuples: c.maxTuples}}, nil
+	if c.trace.full && c.trace.off {
+		return cbr.Options{}, errors.New("--trace and --no-trace exclude each other")
+	}
+	bound := c.contexts
+	if bound == 0 {
+		bound = cbr.ZeroBound // 0 preemptions (0 would be the default)
+	}
+	return cbr.Options{Contexts: bound, Count: c.unit, Unbounded: c.unbounded, Split: strategy, All: c.all, Prune: prune,
+		Limits: cbr.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory, MaxTuples: c.maxTuples}, Traces: !c.trace.off}, nil
 }
 
 // parseSize reads a size: a number of bytes with an optional unit (KiB,
@@ -358,10 +428,10 @@ func defaultMemory() string {
 	return "8GiB"
 }
 
-func progress(w io.Writer) func(cbr.Progress) {
+func progress(w io.Writer, u cbr.Unit) func(cbr.Progress) {
 	return throttled(w, func(p cbr.Progress) string {
 		return fmt.Sprintf("%s, %d view tuples done, %d queued, %d post* calls, %.1fs",
-			plural(p.Level, "context"), p.Tuples, p.Queued, p.PostStar, p.Elapsed.Seconds())
+			units(p.Level, u), p.Tuples, p.Queued, p.PostStar, p.Elapsed.Seconds())
 	})
 }
 

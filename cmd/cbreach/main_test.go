@@ -46,6 +46,14 @@ func TestCommandLine(t *testing.T) {
 		{"json-safe", []string{"--json", "-k", "4", "--split", "eager", bt}, exitSafe},
 		{"stats-all", []string{"--stats", "--all", "--no-dedup", "-k", "5", bt}, exitViolation},
 		{"quiet", []string{"-q", "-k", "5", bt}, exitViolation},
+		{"trace-full", []string{"--trace", "-k", "5", bt}, exitViolation},
+		{"trace-eager-none", []string{"--trace", "--split", "eager", "--prune", "none", "-k", "5", bt}, exitViolation},
+		{"trace-recursion", []string{"--trace", filepath.Join("..", "..", "examples", "recursion.pds")}, exitViolation},
+		{"trace-start-loop", []string{"--trace", "-k", "4", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		{"json-trace-start-loop", []string{"--json", "-k", "4", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		{"trace-cuba", []string{"--trace", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
+		{"no-trace", []string{"--no-trace", "-k", "5", bt}, exitViolation},
+		{"trace-flags", []string{"--trace", "--no-trace", bt}, exitUsage},
 		{"bad-input", []string{filepath.Join("testdata", "bad.pds")}, exitUsage},
 		{"missing-file", []string{filepath.Join("testdata", "nothing.pds")}, exitUsage},
 		{"bad-split", []string{"--split", "sideways", bt}, exitUsage},
@@ -78,6 +86,14 @@ func TestCommandLine(t *testing.T) {
 		{"unbounded-with-k", []string{"--unbounded", "-k", "3", bt}, exitUsage},
 		{"per-bound", []string{"-k", "5", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		{"json-per-bound", []string{"-k", "4", "--json", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"preempt-violation", []string{"--count", "preemptions", "-k", "1", filepath.Join("testdata", "handover.pds")}, exitViolation},
+		{"preempt-safe", []string{"--count", "preemptions", "-k", "0", "--stats", filepath.Join("testdata", "handover.pds")}, exitSafe},
+		{"preempt-contexts-safe", []string{"-k", "3", filepath.Join("testdata", "handover.pds")}, exitSafe},
+		{"preempt-json", []string{"--json", "--count", "preemptions", "-k", "1", filepath.Join("testdata", "handover.pds")}, exitViolation},
+		{"preempt-explicit", []string{"--engine", "explicit", "--count", "preemptions", "-k", "1", filepath.Join("testdata", "handover.pds")}, exitViolation},
+		{"preempt-self-check", []string{"--self-check", "--count", "preemptions", "-k", "1", filepath.Join("testdata", "handover.pds")}, exitViolation},
+		{"preempt-loop-timeout", []string{"-q", "--count", "preemptions", "-k", "0", "--timeout", "1s", filepath.Join("testdata", "handover-loop.pds")}, exitUnknown},
+		{"bad-count", []string{"--count", "switches", filepath.Join("testdata", "handover.pds")}, exitUsage},
 		{"explicit-violation", []string{"--engine", "explicit", "-k", "5", bt}, exitViolation},
 		{"explicit-safe-stats", []string{"--engine", "explicit", "-k", "4", "--stats", bt}, exitSafe},
 		{"explicit-no-por", []string{"-engine", "explicit", "--no-por", "-k", "4", "--stats", bt}, exitSafe},
@@ -91,8 +107,17 @@ func TestCommandLine(t *testing.T) {
 		{"bad-engine", []string{"--engine", "magic", bt}, exitUsage},
 		{"self-check-violation", []string{"--self-check", "-k", "5", bt}, exitViolation},
 		{"self-check-safe", []string{"--self-check", "-k", "4", bt}, exitSafe},
+		{"self-check-seq", []string{"--self-check", "-k", "2", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitSafe},
 		{"self-check-unknown", []string{"--self-check", "--max-depth", "5", filepath.Join("testdata", "deep.pds")}, exitUnknown},
 		{"self-check-engine", []string{"--self-check", "--engine", "explicit", bt}, exitUsage},
+		{"seq-violation", []string{"--engine", "seq", "-k", "2", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"seq-safe", []string{"--engine", "seq", "-k", "1", "--stats", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitSafe},
+		{"seq-json-violation", []string{"--json", "--engine", "seq", "-k", "3", "--all", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"seq-print-rules", []string{"--engine", "seq", "-k", "2", "--print-rules", filepath.Join("testdata", "bounds.pds")}, exitSafe},
+		{"seq-lazy", []string{"--engine", "seq", "--split", "lazy", bt}, exitUsage},
+		{"seq-timeout", []string{"--engine", "seq", "--timeout", "1ns", "-k", "2", bt}, exitUnknown},
+		{"seq-max-nodes", []string{"--engine", "seq", "--max-nodes", "2000", "-k", "2", bt}, exitUnknown},
+		{"seq-cuba-target", []string{"--engine", "seq", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,6 +152,33 @@ func TestCommandLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSelfCheckDisagreement: when one engine's answer differs (injected
+// here: the lazy engine reports the violation with one context more), the
+// self-check prints every engine's figures, says DISAGREE and exits 4.
+func TestSelfCheckDisagreement(t *testing.T) {
+	bt := filepath.Join("..", "..", "examples", "bluetooth.pds")
+	selfCheckHook = func(engine string, r *cbr.Result) {
+		if engine == "cbr lazy" {
+			for i := range r.Violations {
+				r.Violations[i].Contexts++
+			}
+		}
+	}
+	defer func() { selfCheckHook = nil }()
+	args := []string{"--self-check", "-k", "5", bt}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb, false)
+	got := normalize("$ cbreach " + strings.Join(args, " ") + "  (lazy's contexts changed by the test)\n" + out.String() + "--- stderr\n" + errb.String())
+	golden := filepath.Join("testdata", "self-check-disagree.golden")
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run with -update to create the golden files")
+	require.Equal(t, string(want), got)
+	require.Equal(t, exitDisagree, code)
 }
 
 func TestNormalizeArgs(t *testing.T) {

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 )
@@ -25,15 +24,22 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// units writes "1 context", "2 preemptions": n units of the bound.
+func units(n int, u cbr.Unit) string { return plural(n, u.Singular()) }
+
+// levels is the number of levels whose items were expanded: 0 to k-1
+// contexts, or 0 to k preemptions.
+func levels(r *cbr.Result) int {
+	if r.Unit == cbr.Preemptions {
+		return r.Bound + 1
+	}
+	return r.Bound
+}
+
 // limitWords says a limit in words.
 func limitWords(err error) string {
-	switch {
-	case errors.Is(err, cbr.ErrNodeLimit):
-		return "BDD node limit reached"
-	case errors.Is(err, cbr.ErrMemoryLimit):
-		return "memory limit reached"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "time limit reached"
+	if w := engine.LimitWords(err); w != "" {
+		return w
 	}
 	return "cancelled"
 }
@@ -50,35 +56,49 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 	var b strings.Builder
 	switch {
 	case r.Verdict == cbr.Violation:
+		tr := newTracer(in, c, r.Unit)
 		for i, v := range r.Violations {
 			if i > 0 && !c.all {
 				break
 			}
-			fmt.Fprintf(&b, "VIOLATION %s\n", describe(v))
+			fmt.Fprintf(&b, "VIOLATION %s\n", describe(v, r.Unit))
+			switch {
+			case c.quiet:
+			case v.Trace != nil && c.trace.full:
+				tr.full(&b, v.Trace)
+			case v.Trace != nil:
+				tr.compact(&b, v.Trace)
+			case v.TraceErr != nil && cbr.IsLimit(v.TraceErr):
+				fmt.Fprintf(&b, "  (no trace: %s while building it)\n", limitWords(v.TraceErr))
+			case v.TraceErr != nil:
+				fmt.Fprintf(&b, "  (no trace: internal error)\n")
+			}
 		}
+	case r.Verdict == cbr.Unknown && r.Complete < 0 && r.Stats.ViewTuples > 0:
+		fmt.Fprintf(&b, "UNKNOWN: %s; no bound was explored completely (bound %s)\n", r.Reason, bound(c, r))
 	case r.Verdict == cbr.Unknown && r.Complete < 0:
 		fmt.Fprintf(&b, "UNKNOWN: %s; nothing was explored (bound %s)\n", r.Reason, bound(c, r))
 	case r.Verdict == cbr.Unknown:
 		fmt.Fprintf(&b, "UNKNOWN: %s; complete up to %s: no violation is reachable with at most %s (bound %s)\n",
-			r.Reason, plural(r.Complete, "context"), plural(r.Complete, "context"), bound(c, r))
+			r.Reason, units(r.Complete, r.Unit), units(r.Complete, r.Unit), bound(c, r))
 	case r.Converged >= 0 && !noTarget(in):
 		what := "no violation is reachable"
 		if in.cuba {
 			what = "the target is not reachable"
 		}
-		fmt.Fprintf(&b, "SAFE for any number of contexts: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
-			what, plural(r.Converged, "context"), plural(r.Bound, "context"))
+		fmt.Fprintf(&b, "SAFE for any number of %s: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
+			r.Unit, what, units(r.Converged, r.Unit), units(r.Bound, r.Unit))
 	case noTarget(in) && counts != nil:
 		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable visible states follow\n", in.file)
 	case noTarget(in) && r.Converged >= 0:
-		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable configurations stop growing at %s\n", in.file, plural(r.Converged, "context"))
+		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable configurations stop growing at %s\n", in.file, units(r.Converged, r.Unit))
 	case in.cuba:
-		fmt.Fprintf(&b, "SAFE within %s: the target is not reachable with at most %s\n", plural(r.Bound, "context"), plural(r.Bound, "context"))
+		fmt.Fprintf(&b, "SAFE within %s: the target is not reachable with at most %s\n", units(r.Bound, r.Unit), units(r.Bound, r.Unit))
 	default:
-		fmt.Fprintf(&b, "SAFE within %s: no violation is reachable with at most %s\n", plural(r.Bound, "context"), plural(r.Bound, "context"))
+		fmt.Fprintf(&b, "SAFE within %s: no violation is reachable with at most %s\n", units(r.Bound, r.Unit), units(r.Bound, r.Unit))
 	}
 	for j, n := range counts {
-		fmt.Fprintf(&b, "within %s: %d visible states, %d new view tuples%s\n", plural(j, "context"), n, at(r.Stats.KeptPerLevel, j), levelTime(r, j))
+		fmt.Fprintf(&b, "within %s: %d visible states, %d new view tuples%s\n", units(j, r.Unit), n, at(r.Stats.KeptPerLevel, j), levelTime(r, j))
 	}
 	if !c.quiet && c.engine.name == "explicit" {
 		explicitSummary(&b, c, r)
@@ -86,8 +106,8 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		st := r.Stats
 		fmt.Fprintf(&b, "%s splitting: %d view tuples, %d post* calls, %.3fs\n", s, st.ViewTuples, st.PostStarCalls, st.Time.Seconds())
 		if c.stats {
-			fmt.Fprintf(&b, "view tuples by contexts: %v\ncovered tuples dropped: %d, restricted: %d\npost* steps: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
-				st.TuplesPerLevel[:r.Bound], st.Dropped, st.Shrunk, st.PostStarSteps, st.PeakNodes)
+			fmt.Fprintf(&b, "view tuples by %s: %v\ncovered tuples dropped: %d, restricted: %d\npost* steps: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
+				r.Unit, st.TuplesPerLevel[:levels(r)], st.Dropped, st.Shrunk, st.PostStarSteps, st.PeakNodes)
 		}
 	}
 	io.WriteString(w, b.String())
@@ -96,9 +116,9 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 // bound says the bound of a run.
 func bound(c *config, r *cbr.Result) string {
 	if c.unbounded {
-		return "none, deepened to " + plural(r.Bound, "context")
+		return "none, deepened to " + units(r.Bound, r.Unit)
 	}
-	return plural(r.Bound, "context")
+	return units(r.Bound, r.Unit)
 }
 
 // at returns xs[j], or 0 beyond its end.
@@ -117,9 +137,9 @@ func levelTime(r *cbr.Result, j int) string {
 	return ""
 }
 
-func describe(v cbr.Found) string {
+func describe(v cbr.Found, u cbr.Unit) string {
 	if v.Target != nil {
-		return fmt.Sprintf("target %s (%s) first reached with %s", v.Message, v.Pos, plural(v.Contexts, "context"))
+		return fmt.Sprintf("target %s (%s) first reached with %s", v.Message, v.Pos, units(v.Contexts, u))
 	}
 	what, msg := "assertion failed", v.Message
 	if v.Kind == pds.Bounds {
@@ -129,16 +149,18 @@ func describe(v cbr.Found) string {
 	if msg != "" {
 		msg = ": " + msg
 	}
-	return fmt.Sprintf("%s at %s in thread %d (procedure %s)%s, first reached with %s", what, v.Pos, v.Thread, v.Proc, msg, plural(v.Contexts, "context"))
+	return fmt.Sprintf("%s at %s in thread %d (procedure %s)%s, first reached with %s", what, v.Pos, v.Thread, v.Proc, msg, units(v.Contexts, u))
 }
 
 type jsonViolation struct {
-	Kind     string `json:"kind"`
-	Pos      string `json:"pos"`
-	Thread   int    `json:"thread"`
-	Proc     string `json:"proc"`
-	Contexts int    `json:"contexts"`
-	Message  string `json:"message,omitempty"`
+	Kind      string     `json:"kind"`
+	Pos       string     `json:"pos"`
+	Thread    int        `json:"thread"`
+	Proc      string     `json:"proc"`
+	Contexts  int        `json:"contexts"`
+	Message   string     `json:"message,omitempty"`
+	Trace     *jsonTrace `json:"trace,omitempty"`
+	TraceNote string     `json:"traceError,omitempty"`
 }
 
 type jsonStats struct {
@@ -164,6 +186,7 @@ type jsonResult struct {
 	Verdict    string          `json:"verdict"`
 	Reason     string          `json:"reason,omitempty"`
 	Bound      int             `json:"bound"`
+	Count      string          `json:"count,omitempty"` // "preemptions" when the bound counts them (contexts otherwise)
 	Unbounded  bool            `json:"unbounded,omitempty"`
 	Complete   int             `json:"complete"`
 	Converged  *int            `json:"converged"`
@@ -190,7 +213,10 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 	out := jsonResult{Version: version, Verdict: verdict, Reason: r.Reason, Bound: r.Bound, Unbounded: c.unbounded, Complete: r.Complete,
 		Split: s.String(), Prune: prune, ViewTuples: r.Stats.ViewTuples, Violations: []jsonViolation{},
 		Stats: jsonStats{TimeSeconds: r.Stats.Time.Seconds(), PostStarCalls: r.Stats.PostStarCalls, PostStarSteps: r.Stats.PostStarSteps,
-			TuplesPerLevel: r.Stats.TuplesPerLevel[:r.Bound], Dropped: r.Stats.Dropped, Restricted: r.Stats.Shrunk, Kernel: bdd.Kernel}}
+			TuplesPerLevel: r.Stats.TuplesPerLevel[:levels(r)], Dropped: r.Stats.Dropped, Restricted: r.Stats.Shrunk, Kernel: bdd.Kernel}}
+	if r.Unit == cbr.Preemptions {
+		out.Count = r.Unit.String()
+	}
 	if out.Explicit = explicitJSON(c); out.Explicit != nil {
 		out.Engine, out.Split, out.Prune = c.engine.name, "", ""
 	}
@@ -210,14 +236,23 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 		}
 		out.PerBound = append(out.PerBound, jb)
 	}
+	tr := newTracer(in, c, r.Unit)
 	for _, v := range r.Violations {
 		kind := v.Kind.String()
 		if v.Target != nil {
 			kind = "target"
 		}
-		out.Violations = append(out.Violations, jsonViolation{Kind: kind, Pos: v.Pos.String(), Thread: v.Thread, Proc: v.Proc, Contexts: v.Contexts, Message: v.Message})
+		jv := jsonViolation{Kind: kind, Pos: v.Pos.String(), Thread: v.Thread, Proc: v.Proc, Contexts: v.Contexts, Message: v.Message}
+		if v.Trace != nil {
+			jv.Trace = tr.json(v.Trace)
+		}
+		if v.TraceErr != nil {
+			jv.TraceNote = v.TraceErr.Error()
+		}
+		out.Violations = append(out.Violations, jv)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	enc.Encode(out)
 }

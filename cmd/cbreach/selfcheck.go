@@ -8,19 +8,25 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds"
 )
 
 // exitDisagree is the exit status of --self-check when the engines
-// disagree.
+// disagree, and of any run whose trace failed its replay.
 const exitDisagree = 4
+
+// selfCheckHook, when set (by tests), may change each engine's result
+// before it is compared: the way to show what a disagreement prints.
+var selfCheckHook func(engine string, r *cbr.Result)
 
 // checkRun is one engine's answer in a self-check.
 type checkRun struct {
-	name  string
-	res   *cbr.Result
-	err   error
-	sites []string // pos@contexts of every violation, sorted
+	name     string
+	res      *cbr.Result
+	err      error
+	sites    []string // pos@contexts of every violation, sorted
+	badTrace string   // what is wrong with a trace, if anything
 }
 
 // complete reports whether the run covered the whole bound.
@@ -32,7 +38,8 @@ func (r *checkRun) complete() bool {
 // with every violation site, prints their answers, and returns 0 or 1
 // when they agree (as the verdict), 3 when some were cut off by a limit
 // and the others agree (the cut-off ones found nothing the others did
-// not), 4 when they disagree.
+// not), 4 when they disagree or a trace (built unless --no-trace) failed
+// its replay or has another number of contexts than its violation.
 func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, opts cbr.Options) int {
 	opts.All = true
 	opts.OnProgress = nil
@@ -45,9 +52,16 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 	}
 	r, err := runExplicit(ctx, net, c, opts)
 	runs = append(runs, &checkRun{name: "explicit", res: r, err: err})
+	if selfCheckHook != nil {
+		for _, r := range runs {
+			if r.res != nil {
+				selfCheckHook(r.name, r.res)
+			}
+		}
+	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "self-check within %s:\n", plural(opts.Contexts, "context"))
+	fmt.Fprintf(&b, "self-check within %s:\n", units(max(opts.Contexts, 0), opts.Count))
 	for _, r := range runs {
 		fmt.Fprintf(&b, "  %-10s ", r.name+":")
 		switch {
@@ -71,11 +85,29 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 		}
 		sort.Strings(r.sites)
 		if len(r.sites) > 0 {
-			fmt.Fprintf(&b, ", fewest contexts %d: %s", r.res.Contexts(), strings.Join(r.sites, ", "))
+			fmt.Fprintf(&b, ", fewest %s %d: %s", r.res.Unit, r.res.Contexts(), strings.Join(r.sites, ", "))
 		}
 		b.WriteString("\n")
+		for _, v := range r.res.Violations {
+			n, err := traceUnits(v.Trace, opts.Count, net, r.name)
+			switch {
+			case err != nil:
+				r.badTrace = fmt.Sprintf("the trace of %s cannot be counted: %v", v.Pos, err)
+			case v.Trace != nil && n != v.Contexts:
+				r.badTrace = fmt.Sprintf("the trace of %s has %s, the violation %d", v.Pos, units(n, opts.Count), v.Contexts)
+			case v.TraceErr != nil && !cbr.IsLimit(v.TraceErr):
+				r.badTrace = fmt.Sprintf("the trace of %s failed its replay: %v", v.Pos, v.TraceErr)
+			}
+			if r.badTrace != "" {
+				fmt.Fprintf(&b, "  %-10s %s\n", "", r.badTrace)
+				break
+			}
+		}
 	}
 	code := agreement(runs)
+	if sc := seqCheck(ctx, &b, net, c, opts, runs); sc == exitDisagree || sc == exitUnknown && code != exitDisagree {
+		code = sc
+	}
 	switch code {
 	case exitDisagree:
 		b.WriteString("DISAGREE: the engines give different answers (figures above)\n")
@@ -95,7 +127,7 @@ func agreement(runs []*checkRun) int {
 	var ref *checkRun
 	cut := false
 	for _, r := range runs {
-		if r.res == nil {
+		if r.res == nil || r.badTrace != "" {
 			return exitDisagree
 		}
 		if !r.complete() {
@@ -130,4 +162,99 @@ func agreement(runs []*checkRun) int {
 		return exitViolation
 	}
 	return exitSafe
+}
+
+// traceUnits counts a trace in the bound's unit: its contexts, or its
+// preemptions on the network the engine ran (with thread slots for cbr).
+func traceUnits(tr *cbr.Trace, unit cbr.Unit, net *pds.Network, engine string) (int, error) {
+	if tr == nil {
+		return 0, nil
+	}
+	if unit != cbr.Preemptions {
+		return len(tr.Contexts), nil
+	}
+	run := net
+	if strings.HasPrefix(engine, "cbr") {
+		eng, err := net.WithThreadSlots(net.MaxThreads)
+		if err != nil {
+			return 0, err
+		}
+		run = eng
+	}
+	return tr.Preemptions(run)
+}
+
+// seqMaxRounds is the largest bound at which the self-check runs the seq
+// engine: its eager reduction is practical up to 2 rounds on our models
+// and times out at 3 on most (benchmarks/results/seq-eager.md).
+const seqMaxRounds = 2
+
+// seqCheck runs the seq engine within as many rounds as the bound has
+// contexts and checks it against the complete cbr runs under the
+// implications between the bounds (cbr/seq/doc.go): a violation with c
+// contexts is found within c rounds, and SAFE within k rounds means SAFE
+// within k contexts; a violation within k rounds may need more than k
+// contexts. It writes its line and returns exitDisagree when an
+// implication fails, exitUnknown when seq was cut off, 0 otherwise (also
+// when it was left out, which the line says).
+func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts cbr.Options, runs []*checkRun) int {
+	fmt.Fprintf(b, "  %-10s ", "seq:")
+	switch {
+	case opts.Count != cbr.Contexts:
+		b.WriteString("left out: it counts rounds, and rounds bound contexts, not preemptions\n")
+		return 0
+	case len(opts.Targets) > 0:
+		b.WriteString("left out: it checks error labels, not targets\n")
+		return 0
+	case opts.Contexts > seqMaxRounds:
+		fmt.Fprintf(b, "left out: the eager reduction is practical up to %d rounds, not %d\n", seqMaxRounds, opts.Contexts)
+		return 0
+	}
+	r, err := runSeq(ctx, net, c, opts)
+	if r == nil {
+		fmt.Fprintf(b, "ERROR %v\n", err)
+		return exitDisagree
+	}
+	rounds := map[string]int{} // site -> fewest rounds
+	var sites []string
+	for _, v := range r.Violations {
+		rounds[v.Pos.String()] = v.Contexts
+		sites = append(sites, fmt.Sprintf("%s@%d", v.Pos, v.Contexts))
+	}
+	sort.Strings(sites)
+	complete := err == nil && r.Limit == nil && r.Verdict != cbr.Unknown
+	if complete {
+		fmt.Fprintf(b, "%s within %s", strings.ToUpper(r.Verdict.String()), units(opts.Contexts, engine.Rounds))
+	} else {
+		fmt.Fprintf(b, "UNKNOWN (%s)", r.Reason)
+	}
+	if len(sites) > 0 {
+		fmt.Fprintf(b, ", fewest rounds %d: %s", r.Contexts(), strings.Join(sites, ", "))
+	}
+	b.WriteString("\n")
+	for _, run := range runs {
+		if run.res == nil || !run.complete() || !strings.HasPrefix(run.name, "cbr") {
+			continue
+		}
+		for _, v := range run.res.Violations {
+			got, ok := rounds[v.Pos.String()]
+			if !ok && !complete {
+				continue
+			}
+			if !ok || got > v.Contexts {
+				fmt.Fprintf(b, "  %-10s %s: %s with %s in %s must be found within %s\n", "", "DISAGREE", v.Pos, units(v.Contexts, cbr.Contexts),
+					run.name, units(v.Contexts, engine.Rounds))
+				return exitDisagree
+			}
+		}
+		break
+	}
+	if complete && r.Verdict == cbr.Violation && runs[0].res != nil && runs[0].res.Verdict == cbr.Safe {
+		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Contexts, engine.Rounds), len(net.Threads),
+			units(opts.Contexts*len(net.Threads), cbr.Contexts))
+	}
+	if !complete {
+		return exitUnknown
+	}
+	return 0
 }
