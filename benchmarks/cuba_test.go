@@ -17,7 +17,7 @@ import (
 )
 
 // cubaDir is CUBA's suite in the shared folder beside the repository.
-func cubaDir(t *testing.T) string {
+func cubaDir(t testing.TB) string {
 	dir := filepath.Join("..", "..", "shared", "benchmarks", "cuba-pldi18")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("CUBA's suite is not at %s (the shared folder is absent): skipping", dir)
@@ -33,7 +33,7 @@ func cubaDir(t *testing.T) string {
 // stop growing at 8 contexts.
 const cubaUnreachableBound = 10
 
-func readCuba(t *testing.T, dir, name string) (*cuba.Instance, []cbr.Target) {
+func readCuba(t testing.TB, dir, name string) (*cuba.Instance, []cbr.Target) {
 	sub := "04_BST-Insert"
 	if strings.HasPrefix(name, "Bluetooth") {
 		sub = map[string]string{"1": "01_Bluetooth-1", "2": "02_Bluetooth-2", "3": "03_Bluetooth-3"}[name[9:10]]
@@ -54,7 +54,8 @@ func readCuba(t *testing.T, dir, name string) (*cuba.Instance, []cbr.Target) {
 
 // TestCubaBluetooth: for every Bluetooth instance of CUBA's suite, under
 // eager and lazy splitting, the target is reached with exactly the fewest
-// contexts CUBA reports (and not with one less), with identical tuples
+// contexts CUBA reports (and not with one less), with a trace of as many
+// contexts that replays, with identical tuples
 // dropped and with subsumed ones dropped; the unreachable ones are not
 // reached within cubaUnreachableBound contexts (with subsumption).
 func TestCubaBluetooth(t *testing.T) {
@@ -80,13 +81,17 @@ func TestCubaBluetooth(t *testing.T) {
 				for _, k := range []int{tc.fewest - 1, tc.fewest} {
 					for _, sub := range []bool{false, true} {
 						inst, targets := readCuba(t, dir, tc.name)
-						r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Prune: prune(sub), SubsumeAfter: -1})
+						r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Prune: prune(sub), SubsumeAfter: -1, Traces: true})
 						require.NoError(t, err)
 						if k < tc.fewest {
 							require.Equal(t, cbr.Safe, r.Verdict, "k=%d subsume=%v: reached before CUBA's fewest contexts", k, sub)
 						} else {
 							require.Equal(t, cbr.Violation, r.Verdict, "k=%d subsume=%v", k, sub)
 							require.Equal(t, tc.fewest, r.Contexts(), "subsume=%v", sub)
+							// The target's trace, replayed by Analyze, with the fewest contexts.
+							f := r.Violations[0]
+							require.NoError(t, f.TraceErr, "subsume=%v", sub)
+							require.Len(t, f.Trace.Contexts, tc.fewest, "subsume=%v", sub)
 						}
 					}
 				}

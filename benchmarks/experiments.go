@@ -77,7 +77,9 @@ func (e Experiment) Source() (string, []byte, error) {
 // reports them (each model and bound eager first, then lazy):
 //
 //   - Bluetooth v1/v2/v3 (SEC08 Table 2), each with 1 adder + 1 stopper,
-//     2 + 1 and 1 + 2, at the paper's bounds: v1 3, v2 5, v3 4 contexts.
+//     2 + 1 and 1 + 2, at the paper's bounds: v1 3, v2 5, v3 4 contexts;
+//     version 2 with 3 adders + 2 stoppers (the scaling model) at 4
+//     contexts, 5 and 6 in the large set.
 //   - The Lal-Reps Bluetooth family, 2 to 5 threads, at 3 contexts (safe)
 //     and 4 (the violation); 5 contexts in the large set.
 //   - Vector (SEC08 Table 1), Java 5 and Java 6, element widths 1 to 16 at
@@ -121,6 +123,17 @@ func Experiments() []Experiment {
 			}
 			both(Experiment{Family: "bluetooth", Model: name, File: name + ".pds", Threads: m.threads, Contexts: v.k}, Default, Default, pe, pl)
 		}
+	}
+
+	// The scaling model: version 2 with 3 adders and 2 stoppers (it fails
+	// with 4 contexts), at 4 contexts by default and 5 and 6 in the large
+	// set, where the cost per context shows (issue "Scale with the bound").
+	for _, k := range []int{4, 5, 6} {
+		set := Default
+		if k > 4 {
+			set = Large
+		}
+		both(Experiment{Family: "bluetooth", Model: "bluetooth-v2-a3s2", File: "bluetooth-v2-a3s2.pds", Threads: "3 adders + 2 stoppers", Contexts: k}, set, set, Paper{}, Paper{})
 	}
 
 	// Lal-Reps Bluetooth: n threads, each an adder or a stopper.

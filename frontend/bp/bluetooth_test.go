@@ -99,7 +99,15 @@ var expectedRE = regexp.MustCompile(`EXPECTED: (assertion violation, fewest cont
 // under eager and lazy splitting, and that the files bluetooth-v*.bp of
 // benchmarks/boolean are this generator's output.
 func TestBluetooth(t *testing.T) {
-	models, err := filepath.Glob("../../benchmarks/models/bluetooth-v*-a*s*.pds")
+	all, err := filepath.Glob("../../benchmarks/models/bluetooth-v*-a*s*.pds")
+	// The paper's nine mixes; the scaling model (3 adders, 2 stoppers)
+	// is left out: it is there for the cost per context, not the verdict.
+	var models []string
+	for _, m := range all {
+		if filepath.Base(m) != "bluetooth-v2-a3s2.pds" {
+			models = append(models, m)
+		}
+	}
 	if err != nil || len(models) != 9 {
 		t.Fatalf("got %d models, %v", len(models), err)
 	}
