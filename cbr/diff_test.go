@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,80 +18,131 @@ import (
 )
 
 // frameKey renders a frame; stacks are bottom first.
-func frameKey(l *pds.Label, locals []uint64) string { return fmt.Sprintf("%s%v", l.Name, locals) }
+func frameKey(l *pds.Label, locals []uint64) string {
+	b := append([]byte(l.Name), '[')
+	for i, v := range locals {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendUint(b, v, 10)
+	}
+	return string(append(b, ']'))
+}
 
 // nativeKey renders a configuration of the network's own semantics:
 // visible globals, then every existing thread's stack.
 func nativeKey(net *pds.Network, globals []uint64, threads [][]string) string {
 	var b strings.Builder
-	for i, g := range net.Globals {
-		if !g.Hidden {
-			fmt.Fprintf(&b, "%d,", globals[i])
-		}
-	}
+	b.WriteString(visibleKey(net, globals))
 	for _, t := range threads {
 		b.WriteString("|" + strings.Join(t, " "))
 	}
 	return b.String()
 }
 
-// tupleConfigs enumerates [[T]] of a view tuple of the engine network (with
-// dormant slots and hidden globals) and projects every configuration to
-// the native form the explicit semantics uses: a dormant slot with a
-// pending start is the new thread at its entry; one without is absent.
-func tupleConfigs(t *testing.T, net *pds.Network, initial int, views []*symauto.Auto, depth int) []string {
-	type view struct {
-		g     []uint64
-		stack []symauto.Frame
-	}
-	per := make([]map[string][]view, len(views))
-	for i, v := range views {
-		per[i] = map[string][]view{}
-		v.Enumerate(depth, func(g []uint64, st []symauto.Frame) {
-			k := fmt.Sprint(g)
-			per[i][k] = append(per[i][k], view{g, st})
-		})
-	}
-	var out []string
-	for gk, first := range per[0] {
-		g := first[0].g
-		var rec func(i int, stacks [][]symauto.Frame)
-		rec = func(i int, stacks [][]symauto.Frame) {
-			if i == len(views) {
-				out = append(out, project(t, net, initial, g, stacks))
-				return
-			}
-			for _, v := range per[i][gk] {
-				rec(i+1, append(stacks, v.stack))
-			}
+// visibleKey renders the visible globals, the first part of nativeKey.
+func visibleKey(net *pds.Network, globals []uint64) string {
+	var b []byte
+	for i, g := range net.Globals {
+		if !g.Hidden {
+			b = append(strconv.AppendUint(b, globals[i], 10), ',')
 		}
-		rec(0, nil)
 	}
-	return out
+	return string(b)
 }
 
-func project(t *testing.T, net *pds.Network, initial int, g []uint64, stacks [][]symauto.Frame) string {
-	var threads [][]string
-	absent := false
-	for i, st := range stacks {
-		var fs []string
-		if i >= initial && len(st) == 1 && net.IsDormant(st[0].Label) {
-			pending, locals := net.SlotState(g, i-initial)
-			if pending == nil {
-				absent = true
-				continue
+// configEnum enumerates [[T]] of the view tuples of one run of the engine
+// network (with dormant slots and hidden globals) and projects every
+// configuration to the native form the explicit semantics uses (the keys
+// of nativeKey): a dormant slot with a pending start is the new thread at
+// its entry; one without is absent. Each view's stacks are enumerated and
+// rendered once per run (views are shared between tuples and never change
+// once made); a tuple's configurations are then the product of its views'
+// rendered stacks under each globals valuation.
+type configEnum struct {
+	t       *testing.T
+	net     *pds.Network
+	initial int // threads of the native network; the rest are slots
+	depth   int
+	views   map[viewAt]map[string][]string // globals key -> rendered stacks
+	globals map[string][]uint64            // globals key -> valuation
+}
+
+type viewAt struct {
+	a      *symauto.Auto
+	thread int
+}
+
+// absent marks a dormant slot without a pending start among rendered
+// stacks (a real stack renders as frame keys joined, never this).
+const absent = "\x00absent"
+
+func newConfigEnum(t *testing.T, net *pds.Network, depth int) *configEnum {
+	return &configEnum{t: t, net: net, initial: len(net.Threads), depth: depth, views: map[viewAt]map[string][]string{}, globals: map[string][]uint64{}}
+}
+
+// stacks returns thread i's view v rendered, by globals key.
+func (e *configEnum) stacks(v *symauto.Auto, i int) map[string][]string {
+	at := viewAt{v, i}
+	if r, ok := e.views[at]; ok {
+		return r
+	}
+	r := map[string][]string{}
+	v.Enumerate(e.depth, func(g []uint64, st []symauto.Frame) {
+		gk := fmt.Sprint(g)
+		if _, ok := e.globals[gk]; !ok {
+			e.globals[gk] = g
+		}
+		r[gk] = append(r[gk], e.render(g, i, st))
+	})
+	e.views[at] = r
+	return r
+}
+
+// render renders thread i's stack under globals g.
+func (e *configEnum) render(g []uint64, i int, st []symauto.Frame) string {
+	if i >= e.initial && len(st) == 1 && e.net.IsDormant(st[0].Label) {
+		pending, locals := e.net.SlotState(g, i-e.initial)
+		if pending == nil {
+			return absent
+		}
+		return frameKey(pending.Entry, locals)
+	}
+	fs := make([]string, len(st))
+	for j, f := range st {
+		fs[j] = frameKey(f.Label, f.Locals)
+	}
+	return strings.Join(fs, " ")
+}
+
+// configs calls fn with the native key of every configuration of the
+// tuple's views.
+func (e *configEnum) configs(views []*symauto.Auto, fn func(key string)) {
+	per := make([]map[string][]string, len(views))
+	for i, v := range views {
+		per[i] = e.stacks(v, i)
+	}
+	for gk := range per[0] {
+		prefix := visibleKey(e.net, e.globals[gk])
+		var rec func(i int, key string, gone int)
+		rec = func(i int, key string, gone int) {
+			if i == len(views) {
+				fn(key)
+				return
 			}
-			require.False(t, absent, "slot %d started before an earlier one", i-initial)
-			fs = append(fs, frameKey(pending.Entry, locals))
-		} else {
-			require.False(t, absent, "slot %d runs after an absent one", i-initial)
-			for _, f := range st {
-				fs = append(fs, frameKey(f.Label, f.Locals))
+			for _, s := range per[i][gk] {
+				switch {
+				case s == absent:
+					rec(i+1, key, gone+1)
+				case gone > 0:
+					e.t.Fatalf("slot %d runs (or was started) after an absent one", i-e.initial)
+				default:
+					rec(i+1, key+"|"+s, gone)
+				}
 			}
 		}
-		threads = append(threads, fs)
+		rec(0, prefix, 0)
 	}
-	return nativeKey(net, g, threads)
 }
 
 type reach map[string]int // configuration -> fewest contexts
@@ -120,12 +172,13 @@ func explicitReach(net *pds.Network, res *explicit.Result) reach {
 func symbolicReach(t *testing.T, net *pds.Network, opts cbr.Options, k, depth int) reach {
 	r := reach{}
 	opts.Contexts, opts.KeepLast = k, true
+	e := newConfigEnum(t, net, depth)
 	opts.OnTuple = func(level int, tp split.Tuple) {
-		for _, c := range tupleConfigs(t, net, len(net.Threads), tp.Views, depth) {
+		e.configs(tp.Views, func(c string) {
 			if old, ok := r[c]; !ok || level < old {
 				r[c] = level
 			}
-		}
+		})
 	}
 	_, err := cbr.Analyze(context.Background(), net, opts)
 	require.NoError(t, err)

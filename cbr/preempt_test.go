@@ -151,12 +151,13 @@ func symbolicPreemptReach(t *testing.T, net *pds.Network, opts cbr.Options, k in
 	if k == 0 {
 		opts.Contexts = cbr.ZeroBound
 	}
+	e := newConfigEnum(t, net, reachcases.ReferenceDepth)
 	opts.OnTuple = func(level int, tp split.Tuple) {
-		for _, c := range tupleConfigs(t, net, len(net.Threads), tp.Views, reachcases.ReferenceDepth) {
+		e.configs(tp.Views, func(c string) {
 			if old, ok := r[c]; !ok || level < old {
 				r[c] = level
 			}
-		}
+		})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), preemptTimeout)
 	defer cancel()
