@@ -259,10 +259,19 @@ func (m *Manager) try(op func() rudd.Node) (n rudd.Node, ab *rudd.Aborted) {
 	return op(), nil
 }
 
+// Ops returns the number of kernel operations so far.
+func (m *Manager) Ops() int { return m.ops }
+
 // stopErr is the error of an operation stopped through Run's context.
 func (m *Manager) stopErr() error {
 	if m.watch != nil && m.watch.Err() != nil {
-		return fmt.Errorf("bdd: %w", context.Cause(m.watch))
+		// The context's error (Canceled or DeadlineExceeded, what callers
+		// test for) and its cause, when it was given another one.
+		err, cause := m.watch.Err(), context.Cause(m.watch)
+		if cause != nil && cause != err {
+			return fmt.Errorf("bdd: %w (%w)", err, cause)
+		}
+		return fmt.Errorf("bdd: %w", err)
 	}
 	return fmt.Errorf("bdd: %w", context.Canceled)
 }
@@ -514,6 +523,16 @@ func (m *Manager) AndExists(a, b Node, s VarSet) Node {
 		return m.apply(a, b, rudd.OPand)
 	}
 	return m.call(func() rudd.Node { return m.b.AndExist(s.cube, a.n, b.n) })
+}
+
+// DiffExists returns EXISTS s. a AND NOT b in one kernel operation (the
+// fork's AppEx with OPdiff), without the copy of b that a Not makes (the
+// kernel has no complement edges).
+func (m *Manager) DiffExists(a, b Node, s VarSet) Node {
+	if s.empty() {
+		return m.Diff(a, b)
+	}
+	return m.call(func() rudd.Node { return m.b.AppEx(a.n, b.n, rudd.OPdiff, s.cube) })
 }
 
 var replacerMu sync.Mutex

@@ -57,6 +57,18 @@ func TestRunCancelled(t *testing.T) {
 		return nil
 	})
 	require.ErrorIs(t, err, context.Canceled)
+
+	// Cancelled with a cause of the caller's: still Canceled (what
+	// callers test to tell a limit from a failure), and the cause too.
+	cause := errors.New("the caller's reason")
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(cause)
+	err = m.Run(ctx, Limits{}, func() error {
+		m.Lt(m.Vec(Ref{x, 0}), m.Vec(Ref{y, 0}))
+		return m.Err()
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorIs(t, err, cause)
 }
 
 // TestRunNodeLimit: the node limit stops a large operation, is never

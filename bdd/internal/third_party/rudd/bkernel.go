@@ -163,6 +163,7 @@ func (b *tables) noderesize() error {
 // makenode, when there are no free positions available. Allocated nodes that
 // are not reclaimed do not move.
 func (b *tables) gbc(refstack []int) {
+	b.collections++ // cbreach: see quantset2cache
 	if _LOGLEVEL > 0 {
 		log.Println("starting GC")
 	}

@@ -24,6 +24,7 @@ type tables struct {
 	uniqueMiss   int         // entries not found in the the unique node table
 	gcstat                   // Information about garbage collections
 	configs                  // Configurable parameters
+	collections  int         // cbreach: garbage collections so far (gbc)
 }
 
 type buddynode struct {

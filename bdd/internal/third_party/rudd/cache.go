@@ -159,6 +159,14 @@ func (b *BDD) quantset2cache(n int) error {
 		b.seterror("Illegal variable (%d) in varset to cache", n)
 		return b.error
 	}
+	// cbreach: the same varset as the last call's, with no collection
+	// since (so that its node id names the same set), is marked already:
+	// the marking costs a step per variable, and post* quantifies over
+	// the same few sets thousands of times.
+	if n == b.quantsetNode && b.collections == b.quantsetGC {
+		return nil
+	}
+	b.quantsetNode, b.quantsetGC = n, b.collections
 	b.quantsetID++
 	if b.quantsetID == math.MaxInt32 {
 		b.quantset = make([]int32, b.varnum)
@@ -278,8 +286,11 @@ type quantcache struct {
 	data4ncache         // Cache for exist/forall results
 	quantset    []int32 // Current variable set for quant.
 	quantsetID  int32   // Current id used in quantset
-	quantlast   int32   // Current last variable to be quant.
-	id          int     // Current cache id for quantifications
+	// cbreach: the varset node last marked in quantset, and the number of
+	// collections then (quantset2cache)
+	quantsetNode, quantsetGC int
+	quantlast                int32 // Current last variable to be quant.
+	id                       int   // Current cache id for quantifications
 }
 
 func (bc *quantcache) matchquant(n, varset int) int {

@@ -396,9 +396,10 @@ func (b *BDD) quant(n, varset int) int {
 // than an apply operation followed by a quantification. Note that, when *op* is
 // a conjunction, this operation returns the relational product of two BDDs.
 func (b *BDD) AppEx(n1, n2 Node, op Operator, varset Node) Node {
-	// FIXME: should check that op is a binary operation
-	if int(op) > 3 {
-		return b.seterror("operator %s not supported in call to AppEx")
+	// cbreach: OPdiff too (EXISTS varset. n1 AND NOT n2, without the copy
+	// a Not makes), with the operator in 4 bits of the cache id below.
+	if int(op) > 3 && op != OPdiff {
+		return b.seterror("operator %s not supported in call to AppEx", op)
 	}
 	if b.checkptr(varset) != nil {
 		return b.seterror("wrong varset in call to AppEx (%d)", *varset)
@@ -418,7 +419,7 @@ func (b *BDD) AppEx(n1, n2 Node, op Operator, varset Node) Node {
 
 	b.applycache.op = int(OPor)
 	b.appexcache.op = int(op)
-	b.appexcache.id = (*varset << 2) | b.appexcache.op
+	b.appexcache.id = (*varset << 4) | b.appexcache.op
 	b.quantcache.id = (b.appexcache.id << 3) | cacheidAPPEX
 	b.initref()
 	b.pushref(*n1)
@@ -470,6 +471,13 @@ func (b *BDD) appquant(left, right, varset int) int {
 	case OPnand:
 		if left == 0 || right == 0 {
 			return 1
+		}
+	case OPdiff: // cbreach: see AppEx
+		if left == 0 || right == 1 || left == right {
+			return 0
+		}
+		if right == 0 {
+			return b.quant(left, varset)
 		}
 	case OPnor:
 		if left == 1 || right == 1 {
