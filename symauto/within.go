@@ -83,7 +83,7 @@ func (a *Auto) Within(b *Auto) bdd.Node {
 			for _, e := range outB[qb][mv.gamma] {
 				match = m.Or(match, m.AndExists(e.label, in(mv.to, e.to), w.entry2))
 			}
-			bad = m.Or(bad, m.AndExists(mv.label, m.Not(match), sp.lEntry))
+			bad = m.Or(bad, m.DiffExists(mv.label, match, sp.lEntry))
 		}
 		return bad
 	}
