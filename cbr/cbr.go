@@ -366,7 +366,7 @@ func (a *analysis) initialItems() ([]*item, error) {
 	for i, t := range a.net.Threads {
 		views[i] = a.sp.Init(t)
 	}
-	a.sub = newPruner(a.net.M, len(views), a.opts)
+	a.sub = newPruner(a.net.M, a.sp.CurSet(), len(views), a.opts)
 	if a.sub != nil {
 		a.sub.preempt = a.preempt()
 	}
@@ -691,12 +691,12 @@ func (a *analysis) drop(t *split.Tuple, level, last int) bool {
 
 // newPruner returns the subsumer that implements opts.Prune, nil for
 // PruneNone. PruneIdentical is a subsumer that never tests subsumption.
-func newPruner(m *bdd.Manager, threads int, opts Options) *subsumer {
+func newPruner(m *bdd.Manager, g bdd.VarSet, threads int, opts Options) *subsumer {
 	switch opts.Prune {
 	case PruneNone:
 		return nil
 	case PruneIdentical:
-		return newSubsumer(m, threads, math.MaxInt)
+		return newSubsumer(m, g, threads, math.MaxInt)
 	}
 	after := opts.SubsumeAfter
 	switch {
@@ -705,7 +705,7 @@ func newPruner(m *bdd.Manager, threads int, opts Options) *subsumer {
 	case after < 0:
 		after = 0
 	}
-	return newSubsumer(m, threads, after)
+	return newSubsumer(m, g, threads, after)
 }
 
 // plural writes "1 preemption", "2 preemptions".

@@ -1,8 +1,8 @@
 package cbr
 
 import (
-	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -10,18 +10,35 @@ import (
 	"github.com/cbreach/cbreach/symauto"
 )
 
-// subsumer implements Options.Subsume, and Dedup as a subsumer that never
-// tests subsumption (package documentation, "Subsumed tuples"): it remembers every view tuple the analysis kept, with the
+// subsumer implements PruneSubsumed, and PruneIdentical as a subsumer
+// that never tests subsumption (package documentation, "Subsumed
+// tuples"): it remembers every view tuple the analysis kept, with the
 // number of contexts that reached it, and finds the globals of a new tuple
 // at which all its configurations belong to one of them.
+//
+// The test's cost is kept off the number of kept tuples squared by two
+// indexes. What depends only on a pair of interned views of one thread
+// (the tops condition and the simulation) is computed once per pair
+// (pairs). Kept tuples are grouped by domain, and within a group stored
+// in a trie over their view ids, thread by thread, so that one
+// conjunction rules out every kept tuple below a prefix of views whose
+// conditions leave no global (cover).
 type subsumer struct {
 	m      *bdd.Manager
-	views  [][]*symauto.Auto     // per thread: the distinct views, by id
-	byHash []map[uint64][]int    // per thread: structural hash -> ids
-	within []map[[2]int]bdd.Node // per thread: Within(views[a], views[b])
-	tops   [][]*viewTops         // per thread and view: labels on top, finished (when needed)
-	groups []*keptGroup          // kept tuples by domain, in the order first kept
-	byDom  map[int]*keptGroup    // domain BDD id -> its group
+	views  [][]*symauto.Auto      // per thread: the distinct views, by id
+	byHash []map[uint64][]int     // per thread: structural hash -> ids
+	pairs  []map[[2]int]*pairCond // per thread: conditions of (new view, kept view)
+	tops   [][]*viewTops          // per thread and view: labels on top, finished (when needed)
+	groups []*keptGroup           // kept tuples by domain, in the order first kept
+	byDom  map[int]*keptGroup     // domain BDD id -> its group
+
+	// The point mode (coverPoints), when the globals have at most
+	// bdd.MaxPointBits bits: kept tuples whose domain has at most
+	// maxPoints globals are also in a trie per global (byPoint); the
+	// groups of larger domains are listed in wide.
+	pts     *bdd.Points
+	byPoint map[uint64]*trieNode
+	wide    []*keptGroup
 
 	after int            // kept tuples before the first subsumption test
 	n     int            // tuples kept so far
@@ -33,25 +50,54 @@ type subsumer struct {
 	preempt bool
 }
 
-// keptGroup holds the kept tuples of one domain, so that a domain disjoint
-// from a new tuple's rules them all out with one conjunction.
-type keptGroup struct {
-	dom    bdd.Node
-	tuples []keptTuple // in the order kept
+// pairCond is what thread i's view a within view b requires of the
+// globals: tops, a necessary condition (topsIn), and within, the
+// simulation's answer (symauto.Auto.Within, computed when first needed).
+type pairCond struct {
+	tops, within bdd.Node
+	haveWithin   bool
 }
+
+// keptGroup holds the kept tuples of one domain, so that a domain disjoint
+// from a new tuple's rules them all out with one conjunction, in a trie
+// over their views.
+type keptGroup struct {
+	dom  bdd.Node
+	root *trieNode
+}
+
+// trieNode is a node of a group's trie at depth d: its children are keyed
+// by the view id of thread d (in the order first kept, for a deterministic
+// walk); at depth n (the number of threads) it holds the tuples whose
+// views are the path to it. minLevel is the fewest contexts of a tuple
+// below: a subtree kept with more than a new tuple's cannot cover it.
+type trieNode struct {
+	minLevel int
+	keys     []int
+	kids     []*trieNode
+	tuples   []keptTuple
+}
+
+// maxPoints is the largest domain (in global values) tested in the point
+// mode: the test runs once per global, so it pays where domains are
+// small (always under eager splitting, mostly under lazy).
+const maxPoints = 64
 
 type keptTuple struct {
 	level int
 	last  int // the thread that ran last (-1: an initial tuple)
-	ids   []int
 }
 
-func newSubsumer(m *bdd.Manager, threads, after int) *subsumer {
+// newSubsumer returns a subsumer for tuples of the given number of
+// threads whose domains are over the globals g; it tests subsumption once
+// after tuples are kept.
+func newSubsumer(m *bdd.Manager, g bdd.VarSet, threads, after int) *subsumer {
 	s := &subsumer{m: m, byDom: map[int]*keptGroup{}, after: after, exact: map[string]int{}, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
-		within: make([]map[[2]int]bdd.Node, threads), tops: make([][]*viewTops, threads)}
+		pairs: make([]map[[2]int]*pairCond, threads), tops: make([][]*viewTops, threads),
+		pts: m.Points(g), byPoint: map[uint64]*trieNode{}}
 	for i := range threads {
 		s.byHash[i] = map[uint64][]int{}
-		s.within[i] = map[[2]int]bdd.Node{}
+		s.pairs[i] = map[[2]int]*pairCond{}
 	}
 	return s
 }
@@ -75,26 +121,26 @@ func (s *subsumer) intern(i int, v *symauto.Auto) int {
 type viewTops struct {
 	tops     []symauto.Top
 	finished bdd.Node
+	at       map[uint64][]int // labelsAt, by global
 }
 
 // topsOf returns the labels on top of thread i's view v (computed once).
 func (s *subsumer) topsOf(i, v int) *viewTops {
 	if s.tops[i][v] == nil {
-		s.tops[i][v] = &viewTops{s.views[i][v].Tops(nil), s.views[i][v].Finished()}
+		s.tops[i][v] = &viewTops{tops: s.views[i][v].Tops(nil), finished: s.views[i][v].Finished()}
 	}
 	return s.tops[i][v]
 }
 
-// topsIn returns the part of d (over G) at which every label on top of a
+// topsIn returns the globals (over G) at which every label on top of a
 // stack of thread i's view a (and the empty stack) is one of view b at
-// the same globals: a cheap necessary condition for Within, computed
-// within d and given up as soon as nothing is left.
-func (s *subsumer) topsIn(i, a, b int, d bdd.Node) bdd.Node {
+// the same globals: a cheap necessary condition for Within.
+func (s *subsumer) topsIn(i, a, b int) bdd.Node {
 	m := s.m
 	ta, tb := s.topsOf(i, a), s.topsOf(i, b)
-	w := d
+	w := m.True()
 	if !ta.finished.Equal(tb.finished) {
-		w = m.And(w, m.Imp(ta.finished, tb.finished))
+		w = m.Imp(ta.finished, tb.finished)
 	}
 	j := 0
 	for _, x := range ta.tops {
@@ -114,15 +160,25 @@ func (s *subsumer) topsIn(i, a, b int, d bdd.Node) bdd.Node {
 	return w
 }
 
-// within1 returns Within(views[a], views[b]) of thread i (cached).
-func (s *subsumer) within1(i, a, b int) bdd.Node {
+// pair returns the conditions of thread i's views a within b (made once,
+// its tops at once, its simulation by within).
+func (s *subsumer) pair(i, a, b int) *pairCond {
 	k := [2]int{a, b}
-	if w, ok := s.within[i][k]; ok {
-		return w
+	p, ok := s.pairs[i][k]
+	if !ok {
+		p = &pairCond{tops: s.topsIn(i, a, b)}
+		s.pairs[i][k] = p
 	}
-	w := s.views[i][a].Within(s.views[i][b])
-	s.within[i][k] = w
-	return w
+	return p
+}
+
+// within returns Within(views[a], views[b]) of thread i for the pair p
+// (computed once).
+func (s *subsumer) within(i, a, b int, p *pairCond) bdd.Node {
+	if !p.haveWithin {
+		p.within, p.haveWithin = s.views[i][a].Within(s.views[i][b]), true
+	}
+	return p.within
 }
 
 // check reports whether every configuration of t belongs to a tuple kept
@@ -166,83 +222,240 @@ func (s *subsumer) covers(k keptTuple, level, last int) bool {
 	return k.level < level || k.level == level && (k.last == last || k.last < 0)
 }
 
-// keep records t, reached with level contexts, last having run last.
+// keep records t, reached with level contexts, last having run last: in
+// its domain's group and, in the point mode, in the trie of each of its
+// globals (or, for a wide domain, with its group in wide).
 func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 	s.n++
 	g := s.byDom[t.Domain.ID()]
 	if g == nil {
-		g = &keptGroup{dom: t.Domain}
+		g = &keptGroup{dom: t.Domain, root: &trieNode{minLevel: level}}
 		s.byDom[t.Domain.ID()] = g
 		s.groups = append(s.groups, g)
+		if s.pts != nil && s.after < math.MaxInt && s.pts.Count(t.Domain, maxPoints+1) > maxPoints {
+			s.wide = append(s.wide, g)
+		}
 	}
-	g.tuples = append(g.tuples, keptTuple{level, last, ids})
+	g.root.insert(ids, keptTuple{level, last})
+	if s.pts == nil || s.after == math.MaxInt || slices.Contains(s.wide, g) {
+		return
+	}
+	s.pts.Each(t.Domain, func(p uint64) bool {
+		n := s.byPoint[p]
+		if n == nil {
+			n = &trieNode{minLevel: level}
+			s.byPoint[p] = n
+		}
+		n.insert(ids, keptTuple{level, last})
+		return true
+	})
 }
 
-// cover is check's subsumption test.
+// insert adds a tuple with the given views below n.
+func (n *trieNode) insert(ids []int, k keptTuple) {
+	for _, id := range ids {
+		n.minLevel = min(n.minLevel, k.level)
+		j := slices.Index(n.keys, id)
+		if j < 0 {
+			j = len(n.keys)
+			n.keys = append(n.keys, id)
+			n.kids = append(n.kids, &trieNode{minLevel: k.level})
+		}
+		n = n.kids[j]
+	}
+	n.minLevel = min(n.minLevel, k.level)
+	n.tuples = append(n.tuples, k)
+}
+
+// cover is check's subsumption test: rem, the globals of t's domain not
+// yet covered, loses the globals at which some kept tuple k (covers)
+// holds every view of t. Per group of kept tuples whose domain meets
+// rem, the trie is walked thread by thread: the conjunction x of rem, the
+// group's domain and, for each thread i so far, the tops condition of
+// t's view within the path's view (none when they are the same view),
+// prunes a subtree when it leaves nothing. At a leaf, the simulations
+// of the differing views are conjoined (tops are necessary for them, so
+// they are computed only for pairs that pass every thread's tops). The
+// result is the same whatever the order of the walk: rem loses the union
+// of the leaves' x.
 func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shrunk bool) {
 	m := s.m
-	// Threads with fewer distinct views first: their pairs are mostly
-	// cached, and a global they rule out spares the others' tests.
-	order := make([]int, len(ids))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(len(s.views[x]), len(s.views[y])) })
-	// tops[i][b] is where t's view of thread i has its tops among those of
-	// view b, inside t's domain: computed once per check, and an empty
-	// one rules out every kept tuple with view b before any simulation.
-	tops := make([]map[int]bdd.Node, len(ids))
-	for i := range tops {
-		tops[i] = map[int]bdd.Node{}
+	if s.pts != nil && s.pts.Count(t.Domain, maxPoints+1) <= maxPoints {
+		return s.coverPoints(t, ids, level, last)
 	}
 	rem := t.Domain
-	for _, g := range s.groups {
-		dx := m.And(rem, g.dom)
-		if dx.IsFalse() {
-			continue
-		}
-	next:
-		for _, k := range g.tuples {
-			if !s.covers(k, level, last) {
-				continue
+	path := make([]int, len(ids))
+	var walk func(n *trieNode, d int, x bdd.Node) bool
+	walk = func(n *trieNode, d int, x bdd.Node) bool {
+		if d == len(ids) {
+			if !slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) }) {
+				return false
 			}
-			x := dx
-			for _, i := range order {
-				b := k.ids[i]
-				if b == ids[i] {
-					continue
-				}
-				p, ok := tops[i][b]
-				if !ok {
-					p = s.topsIn(i, ids[i], b, t.Domain)
-					tops[i][b] = p
-				}
-				if x = m.And(x, p); x.IsFalse() {
-					continue next
-				}
-			}
-			for _, i := range order {
-				if ids[i] != k.ids[i] {
-					if x = m.And(x, s.within1(i, ids[i], k.ids[i])); x.IsFalse() {
-						continue next
+			for i, b := range path {
+				if b != ids[i] {
+					if x = m.And(x, s.within(i, ids[i], b, s.pair(i, ids[i], b))); x.IsFalse() {
+						return false
 					}
 				}
 			}
-			if rem = m.Diff(rem, x); rem.IsFalse() {
-				return true, false
+			rem = m.Diff(rem, x)
+			return rem.IsFalse()
+		}
+		for j, b := range n.keys {
+			kid := n.kids[j]
+			if kid.minLevel > level {
+				continue
 			}
-			if dx = m.And(dx, rem); dx.IsFalse() {
-				break
+			y := x
+			if b != ids[d] {
+				y = m.And(x, s.pair(d, ids[d], b).tops)
+			}
+			if !y.IsFalse() {
+				path[d] = b
+				if walk(kid, d+1, y) {
+					return true
+				}
+				// rem may have shrunk below: the rest of this node needs
+				// only what is left.
+				if x = m.And(x, rem); x.IsFalse() {
+					return false
+				}
 			}
 		}
+		return false
 	}
-	s.keep(t, ids, level, last)
+	for _, g := range s.groups {
+		if g.root.minLevel > level {
+			continue
+		}
+		if x := m.And(rem, g.dom); !x.IsFalse() && walk(g.root, 0, x) {
+			return true, false
+		}
+	}
+	return s.rest(t, ids, level, last, rem)
+}
+
+// rest keeps t restricted to rem, the globals of its domain that no kept
+// tuple covers (shrunk when that is not the whole domain).
+func (s *subsumer) rest(t *split.Tuple, ids []int, level, last int, rem bdd.Node) (drop, shrunk bool) {
 	if rem.Equal(t.Domain) {
+		s.keep(t, ids, level, last)
 		return false, false
 	}
 	t.Domain = rem
 	for i, v := range t.Views {
 		t.Views[i] = v.RestrictGlobals(rem)
 	}
+	s.keep(t, ids, level, last)
 	return false, true
+}
+
+// coverPoints is cover, one global value of t's domain at a time, when
+// the domain is small: a global is covered when the trie of the kept
+// tuples whose domain holds it (byPoint, then the wide groups) has a
+// path of views that each hold t's view of the same thread there. The
+// tops condition is a comparison of label sets at that global (topsAt)
+// and the simulation (computed once per pair of views) is evaluated at
+// it: no BDD is built but for the simulations and, when some globals
+// are covered and others not, the remaining domain.
+func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop, shrunk bool) {
+	m := s.m
+	path := make([]int, len(ids))
+	mine := make([][]int, len(ids)) // t's tops at the global g, per thread
+	var g uint64
+	var walk func(n *trieNode, d int) bool
+	walk = func(n *trieNode, d int) bool {
+		if d == len(ids) {
+			if !slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) }) {
+				return false
+			}
+			for i, b := range path {
+				if b != ids[i] && !s.pts.Holds(s.within(i, ids[i], b, s.pair(i, ids[i], b)), g) {
+					return false
+				}
+			}
+			return true
+		}
+		for j, b := range n.keys {
+			kid := n.kids[j]
+			if kid.minLevel > level {
+				continue
+			}
+			if b != ids[d] && !subset(mine[d], s.labelsAt(d, b, g)) {
+				continue
+			}
+			path[d] = b
+			if walk(kid, d+1) {
+				return true
+			}
+		}
+		return false
+	}
+	var covered []uint64
+	s.pts.Each(t.Domain, func(p uint64) bool {
+		g = p
+		for i, id := range ids {
+			mine[i] = s.labelsAt(i, id, g)
+		}
+		if n := s.byPoint[g]; n != nil && n.minLevel <= level && walk(n, 0) {
+			covered = append(covered, g)
+			return true
+		}
+		for _, w := range s.wide {
+			if w.root.minLevel <= level && s.pts.Holds(w.dom, g) && walk(w.root, 0) {
+				covered = append(covered, g)
+				return true
+			}
+		}
+		return true
+	})
+	if covered == nil {
+		return s.rest(t, ids, level, last, t.Domain)
+	}
+	rem := t.Domain
+	for _, g := range covered {
+		rem = m.Diff(rem, s.pts.Cube(g))
+	}
+	if rem.IsFalse() {
+		return true, false
+	}
+	return s.rest(t, ids, level, last, rem)
+}
+
+// labelsAt returns the ids of the labels on top of thread i's view v at
+// the global g, sorted, -1 first for the empty stack (computed once).
+func (s *subsumer) labelsAt(i, v int, g uint64) []int {
+	vt := s.topsOf(i, v)
+	if l, ok := vt.at[g]; ok {
+		return l
+	}
+	if vt.at == nil {
+		vt.at = map[uint64][]int{}
+	}
+	l := []int{}
+	if s.pts.Holds(vt.finished, g) {
+		l = append(l, -1)
+	}
+	for _, x := range vt.tops {
+		if s.pts.Holds(x.Globals, g) {
+			l = append(l, x.Label.ID)
+		}
+	}
+	vt.at[g] = l
+	return l
+}
+
+// subset reports whether the sorted a is a subset of the sorted b.
+func subset(a, b []int) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+		j++
+	}
+	return true
 }
