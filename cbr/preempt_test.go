@@ -5,7 +5,6 @@ import (
 	"errors"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
@@ -21,10 +20,12 @@ import (
 // preemptMaxK is the largest preemption bound the differential test asks.
 const preemptMaxK = 2
 
-// preemptTimeout is how long one cbr run of the differential test may
-// take before its case counts as one whose levels do not close (free
-// switches making new view tuples without end).
-const preemptTimeout = 10 * time.Second
+// preemptBudget is the number of view tuples one cbr run of the
+// differential test may process before its case counts as one too large
+// for the test, levels that do not close (free switches making new view
+// tuples without end) among them. A budget of tuples, not of time, leaves
+// out the same cases on every machine.
+const preemptBudget = 10000
 
 // TestDifferentialPreemptions runs the shared cases (hand-made and random,
 // seeds printed in the case names) counting preemptions, with bounds 0 to
@@ -35,7 +36,7 @@ const preemptTimeout = 10 * time.Second
 // preemptions, and with subsumption from the first tuple and within 1
 // preemption they reach the reference's configurations, each with its
 // fewest preemptions. A case where the reference met its depth
-// limit (recursion), or where a cbr run did not finish in preemptTimeout
+// limit (recursion), or where a cbr run did not finish within preemptBudget
 // (a level that does not close), is skipped for larger bounds and
 // counted; the test fails when more than a tenth are.
 func TestDifferentialPreemptions(t *testing.T) {
@@ -75,11 +76,11 @@ func checkPreempt(t *testing.T, net *pds.Network, k int, variants []reachcases.V
 		if v.CBR.Prune == cbr.PruneIdentical && k > 1 {
 			continue // it keeps many more tuples: seconds per case
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), preemptTimeout)
+		ctx, cancel := reachcases.TupleBudget(context.Background(), preemptBudget)
 		o, err := v.Run(ctx, net, k)
 		cancel()
 		require.NoError(t, err, "k %d %s", k, v.Name)
-		if r := o.Raw.(*cbr.Result); errors.Is(r.Limit, context.DeadlineExceeded) {
+		if r := o.Raw.(*cbr.Result); errors.Is(r.Limit, context.Canceled) {
 			require.Less(t, r.Complete, r.Bound, "k %d %s: cut off but complete", k, v.Name)
 			if v.CBR.Prune == cbr.PruneIdentical {
 				t.Logf("k %d: %s did not finish (it keeps many more tuples): %s", k, v.Name, r.Reason)
@@ -159,11 +160,10 @@ func symbolicPreemptReach(t *testing.T, net *pds.Network, opts cbr.Options, k in
 			}
 		})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), preemptTimeout)
-	defer cancel()
-	res, err := cbr.Analyze(ctx, net, opts)
+	// The same options as the answer run, which finished: so does this.
+	res, err := cbr.Analyze(context.Background(), net, opts)
 	require.NoError(t, err)
-	require.False(t, errors.Is(res.Limit, context.DeadlineExceeded), "the answer run finished: %s", res.Reason)
+	require.False(t, errors.Is(res.Limit, context.Canceled), "the answer run finished: %s", res.Reason)
 	return r
 }
 

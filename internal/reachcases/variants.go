@@ -2,6 +2,7 @@ package reachcases
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/cbreach/cbreach/cbr"
@@ -63,6 +64,27 @@ func runExplicit(_ context.Context, net *pds.Network, k int) (*Outcome, error) {
 	return &Outcome{Answer: NewAnswer(v, sites), Tuples: len(res.Reached), Raw: res}, nil
 }
 
+// ErrBudget is the cause of the cancellation of a run that exceeded its
+// TupleBudget.
+var ErrBudget = errors.New("reachcases: the run exceeded its budget of view tuples")
+
+type budgetKey struct{}
+
+type budget struct {
+	tuples int
+	cancel context.CancelCauseFunc
+}
+
+// TupleBudget returns ctx with a budget for the cbr variants run with it:
+// a run is cancelled (context.Canceled, with cause ErrBudget) once it has
+// processed the given number of view tuples. Unlike a time limit, the
+// budget stops a run at the same point on every machine, so a test can
+// leave out the cases too large for it deterministically.
+func TupleBudget(ctx context.Context, tuples int) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	return context.WithValue(ctx, budgetKey{}, &budget{tuples, cancel}), func() { cancel(nil) }
+}
+
 // CBR returns the cbr variant of opts (All set: every violation site is
 // reported; Traces set: every violation's trace is checked); AtMost as in
 // Variant.
@@ -79,6 +101,13 @@ func CBR(name string, opts cbr.Options, atMost ...string) Variant {
 		eng, err := net.WithThreadSlots(net.MaxThreads) // the network cbr's traces name
 		if err != nil {
 			return nil, err
+		}
+		if b, ok := ctx.Value(budgetKey{}).(*budget); ok {
+			opts.OnProgress = func(p cbr.Progress) {
+				if p.Tuples >= b.tuples {
+					b.cancel(ErrBudget)
+				}
+			}
 		}
 		r, err := cbr.Analyze(ctx, net, opts)
 		if err != nil {
