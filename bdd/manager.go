@@ -259,9 +259,6 @@ func (m *Manager) try(op func() rudd.Node) (n rudd.Node, ab *rudd.Aborted) {
 	return op(), nil
 }
 
-// Ops returns the number of kernel operations so far.
-func (m *Manager) Ops() int { return m.ops }
-
 // stopErr is the error of an operation stopped through Run's context.
 func (m *Manager) stopErr() error {
 	if m.watch != nil && m.watch.Err() != nil {

@@ -79,7 +79,8 @@ const (
 	// PruneSubsumed (the default) drops a new tuple whose configurations
 	// all belong to tuples kept with at most as many contexts, and
 	// restricts it to the other globals when that holds at some; before
-	// SubsumeAfter tuples are kept, it drops identical tuples only.
+	// SubsumeAfter tuples are kept (by default none), it drops identical
+	// tuples only.
 	PruneSubsumed Prune = iota
 	// PruneIdentical drops a new tuple only when one with the same views
 	// and domain was kept with at most as many contexts.
@@ -90,14 +91,6 @@ const (
 )
 
 func (p Prune) String() string { return [...]string{"subsumed", "identical", "none"}[p] }
-
-// DefaultSubsumeAfter is the number of kept view tuples after which
-// PruneSubsumed starts testing subsumption. Measured on this project's
-// models: the bundled Bluetooth example keeps fewer (0.06 s with the
-// threshold, 0.11 s testing from the first tuple, where the test saves
-// little), while CUBA's Bluetooth3-21 at 10 contexts needs the test (4 s;
-// over an hour without it).
-const DefaultSubsumeAfter = 500
 
 // DefaultContexts is the bound when Options.Contexts is 0.
 const DefaultContexts = 4
@@ -122,8 +115,7 @@ type Options struct {
 	Prune     Prune    // which covered tuples are left out (default PruneSubsumed)
 	// SubsumeAfter is, for PruneSubsumed, the number of kept tuples before
 	// the subsumption test starts (identical tuples are dropped until
-	// then): 0 means DefaultSubsumeAfter, a negative number from the first
-	// tuple.
+	// then); 0 (the default) or less: from the first tuple.
 	SubsumeAfter int
 	Limits       // BDD nodes, memory, eager tuples; time comes with ctx
 
@@ -698,14 +690,7 @@ func newPruner(m *bdd.Manager, g bdd.VarSet, threads int, opts Options) *subsume
 	case PruneIdentical:
 		return newSubsumer(m, g, threads, math.MaxInt)
 	}
-	after := opts.SubsumeAfter
-	switch {
-	case after == 0:
-		after = DefaultSubsumeAfter
-	case after < 0:
-		after = 0
-	}
-	return newSubsumer(m, g, threads, after)
+	return newSubsumer(m, g, threads, max(opts.SubsumeAfter, 0))
 }
 
 // plural writes "1 preemption", "2 preemptions".

@@ -191,7 +191,7 @@ func diffReach(a, b reach) string { return reachcases.DiffReach(a, b, "explicit"
 // with the explicit reference's: cbr without pruning and with subsumption
 // from the first tuple, eager and lazy.
 func reachSets(v reachcases.Variant) bool {
-	return v.CBR != nil && (v.CBR.Prune == cbr.PruneNone || v.CBR.Prune == cbr.PruneSubsumed && v.CBR.SubsumeAfter < 0)
+	return v.CBR != nil && (v.CBR.Prune == cbr.PruneNone || v.CBR.Prune == cbr.PruneSubsumed && v.CBR.SubsumeAfter == 0)
 }
 
 // TestDifferential runs every case of the shared table (the hand-made
@@ -212,6 +212,7 @@ func TestDifferential(t *testing.T) {
 	variants := reachcases.Variants()
 	for _, c := range append(reachcases.Cases(), reachcases.Random(seeds)...) {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel() // each case has a network and BDD manager of its own
 			net, err := c.Build()
 			require.NoError(t, err)
 			for k := 1; k <= c.K; k++ {

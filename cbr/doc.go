@@ -63,7 +63,8 @@
 // # Subsumed tuples
 //
 // PruneSubsumed generalises PruneIdentical from equal tuples to covered
-// ones (after Options.SubsumeAfter kept tuples; identical ones before).
+// ones (from the first tuple, or after Options.SubsumeAfter kept tuples;
+// identical ones before).
 // Tuples overlap: a post* result contains the configurations of earlier
 // tuples of the same thread, reached again by another interleaving, and
 // then its split tuples are new as automata but add little or nothing. On

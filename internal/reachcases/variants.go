@@ -153,9 +153,10 @@ func ExplicitEngine(noPOR bool) Variant {
 
 // Variants returns every engine variant: the explicit reference first,
 // then cbr eager and lazy under each pruning setting (none; identical
-// tuples; subsumption from the first tuple, after 4 kept tuples and
-// after the default number), then the explicit-state engine with and
-// without its reduction.
+// tuples; subsumption from the first tuple, the default, and after 4
+// kept tuples), then the explicit-state engine with and without its
+// reduction. Lazy processes no more view tuples than eager without
+// pruning and in the default mode.
 func Variants() []Variant {
 	vs := []Variant{Reference}
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
@@ -164,12 +165,16 @@ func Variants() []Variant {
 		if s == split.Lazy {
 			noneAtMost = []string{fmt.Sprintf("%s/none", split.Eager)}
 		}
+		subsumedAtMost := []string{none}
+		if s == split.Lazy {
+			// The default mode: lazy keeps no more tuples than eager.
+			subsumedAtMost = append(subsumedAtMost, fmt.Sprintf("%s/subsumed", split.Eager))
+		}
 		vs = append(vs,
 			CBR(none, cbr.Options{Split: s, Prune: cbr.PruneNone}, noneAtMost...),
 			CBR(fmt.Sprintf("%s/identical", s), cbr.Options{Split: s, Prune: cbr.PruneIdentical}, none),
-			CBR(fmt.Sprintf("%s/subsumed", s), cbr.Options{Split: s, Prune: cbr.PruneSubsumed, SubsumeAfter: -1}, none),
+			CBR(fmt.Sprintf("%s/subsumed", s), cbr.Options{Split: s}, subsumedAtMost...), // the defaults
 			CBR(fmt.Sprintf("%s/subsumed-after-4", s), cbr.Options{Split: s, Prune: cbr.PruneSubsumed, SubsumeAfter: 4}, none),
-			CBR(fmt.Sprintf("%s/subsumed-default", s), cbr.Options{Split: s, Prune: cbr.PruneSubsumed}, none),
 		)
 	}
 	return append(vs, ExplicitEngine(false), ExplicitEngine(true))
@@ -229,20 +234,19 @@ var ExplicitPreemptions = Variant{Name: "explicit-engine/preemptions", Reference
 
 // PreemptionVariants returns the variants counting preemptions: the
 // explicit-state engine (the reference) first, then cbr eager and lazy
-// with subsumption from the first tuple and after the default number of
-// kept tuples, and lazy with identical tuples pruned. Not without
+// with subsumption from the first tuple (the default), lazy subsuming
+// after 4 kept tuples, and lazy with identical tuples pruned. Not without
 // pruning: a cycle of free switches (threads handing over by blocking)
 // makes new tuples at one level for ever then; and identical pruning,
 // which keeps many more tuples, only lazy (eager is the slowest).
 func PreemptionVariants() []Variant {
 	vs := []Variant{ExplicitPreemptions}
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-		vs = append(vs,
-			CBR(fmt.Sprintf("%s/subsumed", s), cbr.Options{Split: s, Count: cbr.Preemptions, Prune: cbr.PruneSubsumed, SubsumeAfter: -1}),
-			CBR(fmt.Sprintf("%s/subsumed-default", s), cbr.Options{Split: s, Count: cbr.Preemptions, Prune: cbr.PruneSubsumed}),
-		)
+		vs = append(vs, CBR(fmt.Sprintf("%s/subsumed", s), cbr.Options{Split: s, Count: cbr.Preemptions}))
 	}
-	return append(vs, CBR("lazy/identical", cbr.Options{Split: split.Lazy, Count: cbr.Preemptions, Prune: cbr.PruneIdentical}))
+	return append(vs,
+		CBR("lazy/subsumed-after-4", cbr.Options{Split: split.Lazy, Count: cbr.Preemptions, SubsumeAfter: 4}),
+		CBR("lazy/identical", cbr.Options{Split: split.Lazy, Count: cbr.Preemptions, Prune: cbr.PruneIdentical}))
 }
 
 // PreemptionSeeds is the number of random cases the preemption
