@@ -609,15 +609,17 @@ func (a *analysis) addFound(f Found) error {
 	return nil
 }
 
-// splitLast reports whether the k-th context's results (level) are split
-// and pruned, to tell whether the search has converged (Result.Converged):
-// when pruning can tell, and the tuples kept per level have begun to
-// shrink (level k-1 kept fewer than level k-2), so that convergence is in
-// sight. Splitting the last level costs as much as a level of the search;
-// while the levels grow, it would not find convergence anyway.
+// splitLast reports whether a post* result of the k-th context (level)
+// is split and pruned, to tell whether the search has converged
+// (Result.Converged): when pruning can tell, and no tuple of the k-th
+// context has been kept yet. One kept tuple there says that the
+// configurations still grew, and the rest need not be split; when none
+// is kept, every result was split and found covered, and the search has
+// converged at k-1. So the test is exact and costs, where the
+// configurations still grow, about one split.
 func (a *analysis) splitLast(level int) bool {
 	kept := a.res.Stats.KeptPerLevel
-	return a.opts.Prune != PruneNone && level >= 2 && level-1 < len(kept) && kept[level-1] < kept[level-2]
+	return a.opts.Prune != PruneNone && (level >= len(kept) || kept[level] == 0)
 }
 
 // grow makes the per-level statistics long enough for level.

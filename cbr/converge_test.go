@@ -15,7 +15,8 @@ import (
 // reference is exact) where the search converges at j below the bound,
 // the explicit reference with a bound of j+3 reaches no configuration
 // that needs more than j contexts. The unbounded search converges too, no
-// later, and soundly. (Convergence is a sufficient test: with pruning
+// later, and soundly, at some c; with pruning, a bound of c+1 contexts
+// reports convergence at c (the last context's results are split to tell). (Convergence is a sufficient test: with pruning
 // off, or tuples that only a union of kept ones covers, the configurations
 // can stop growing unnoticed; the test does not ask for the converse.)
 func TestConvergence(t *testing.T) {
@@ -59,6 +60,14 @@ func TestConvergence(t *testing.T) {
 					require.LessOrEqual(t, u.Converged, j, "seed %d: unbounded converged later", seed)
 					require.GreaterOrEqual(t, u.Converged, 0, "seed %d: unbounded did not converge", seed)
 					require.LessOrEqual(t, most, u.Converged, "seed %d: unbounded converged at %d, but a configuration needs %d", seed, u.Converged, most)
+					if prune != cbr.PruneNone {
+						// A bound of one context more tells it: the k-th
+						// context's results are split to see.
+						c := u.Converged
+						b, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: c + 1, Split: s, All: true, Prune: prune})
+						require.NoError(t, err)
+						require.Equal(t, c, b.Converged, "seed %d %s prune %s: within %d contexts", seed, s, prune, c+1)
+					}
 				}
 			}
 		}

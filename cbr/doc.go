@@ -46,8 +46,8 @@
 // have stopped growing at j (Result.Converged): by the induction below,
 // every configuration reachable with j+1 contexts, hence with any number,
 // lies in a tuple kept with at most j. The k-th context's results are
-// split and pruned to tell this at k-1 when the kept tuples per level have
-// begun to shrink. Options.Unbounded deepens until convergence, a
+// split and pruned to tell this at k-1 until one of them is kept (then the
+// rest need not be). Options.Unbounded deepens until convergence, a
 // violation or a limit (docs/design.md, "Convergence and coverage").
 //
 // # Counting
