@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,19 +74,21 @@ func traceCase(t *testing.T, name string) (*pds.Network, int) {
 // TestTraceMutations: the replay accepts the traces of the hand-made
 // cases and rejects every corruption of one step: another thread for a
 // context, another value of a global or of a local after a step, a step
-// left out, and another initial value.
+// left out, another rule of the same label named for a step, another
+// initial value; an empty context added; a violation claiming one context
+// fewer or more than the trace has.
 func TestTraceMutations(t *testing.T) {
 	for _, name := range []string{"counter", "lostupdate", "bluetooth"} {
 		net, k := traceCase(t, name)
 		f := traceOf(t, net, cbr.Options{Contexts: k})
 		eng, err := net.WithThreadSlots(net.MaxThreads)
 		require.NoError(t, err)
-		require.NoError(t, clone(f.Trace).Check(eng, f), name)
+		require.NoError(t, clone(f.Trace).Check(eng, f, cbr.Contexts), name)
 		mutants := 0
 		reject := func(what string, tr *cbr.Trace) {
 			t.Helper()
 			mutants++
-			err := tr.Check(eng, f)
+			err := tr.Check(eng, f, cbr.Contexts)
 			require.Error(t, err, "%s: %s was accepted", name, what)
 			require.True(t, errors.Is(err, engine.ErrBadTrace), "%s: %s: %v", name, what, err)
 		}
@@ -119,6 +122,28 @@ func TestTraceMutations(t *testing.T) {
 					tr.Contexts[i].Steps = append(tr.Contexts[i].Steps[:j:j], tr.Contexts[i].Steps[j+1:]...)
 					reject(fmt.Sprintf("context %d without step %d", i+1, j+1), tr)
 				}
+				for _, r := range eng.RulesFrom(s.Rule.From) {
+					if r == s.Rule {
+						continue
+					}
+					// Another rule of the same label, when it does not make
+					// the same step (a rule that does is as good a witness).
+					before := f.Trace.Initial
+					if j > 0 {
+						before = ctx.Steps[j-1].After
+					} else if i > 0 {
+						prev := f.Trace.Contexts[i-1].Steps
+						before = prev[len(prev)-1].After
+					}
+					succ, err := explicit.NewStepper(eng, 0, 64).By(before, ctx.Thread, r)
+					require.NoError(t, err)
+					if slices.ContainsFunc(succ, func(d explicit.Config) bool { return d.Key() == s.After.Key() }) {
+						continue
+					}
+					tr := clone(f.Trace)
+					tr.Contexts[i].Steps[j].Rule = r
+					reject(fmt.Sprintf("context %d step %d by rule %d", i+1, j+1, r.Index), tr)
+				}
 			}
 		}
 		for g := range f.Trace.Initial.Globals {
@@ -128,6 +153,18 @@ func TestTraceMutations(t *testing.T) {
 			tr := clone(f.Trace)
 			tr.Initial.Globals[g] ^= 1
 			reject("another initial value of "+net.Globals[g].Name, tr)
+		}
+		tr := clone(f.Trace)
+		last := tr.Contexts[len(tr.Contexts)-1]
+		other := (last.Thread + 1) % len(tr.Initial.Threads)
+		tr.Contexts = append(tr.Contexts[:len(tr.Contexts)-1], cbr.TraceContext{Thread: other}, last)
+		reject("an empty context", tr)
+		for _, d := range []int{-1, 1} {
+			g := f
+			g.Contexts += d
+			mutants++
+			err := clone(f.Trace).Check(eng, g, cbr.Contexts)
+			require.ErrorIs(t, err, engine.ErrBadTrace, "%s: a violation with %d contexts accepted the trace", name, g.Contexts)
 		}
 		t.Logf("%s: %d contexts, %d mutants rejected", name, len(f.Trace.Contexts), mutants)
 	}

@@ -44,6 +44,14 @@ func (u Unit) String() string { return [...]string{"contexts", "preemptions", "r
 // Singular is the unit's name for one: "context", "preemption", "round".
 func (u Unit) Singular() string { return [...]string{"context", "preemption", "round"}[u] }
 
+// Of writes n units: "1 context", "2 preemptions".
+func (u Unit) Of(n int) string {
+	if n == 1 {
+		return "1 " + u.Singular()
+	}
+	return fmt.Sprintf("%d %s", n, u)
+}
+
 // ParseUnit returns the unit named "contexts" or "preemptions" (what
 // --count chooses; rounds come with the seq engine).
 func ParseUnit(name string) (Unit, error) {

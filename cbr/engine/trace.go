@@ -96,6 +96,16 @@ func (t *Trace) Preemptions(n *pds.Network) (int, error) {
 	return count, err
 }
 
+// Units returns the number of units of the bound the trace uses:
+// contexts, or preempting switches (Preemptions) on n, the network the
+// engine ran.
+func (t *Trace) Units(n *pds.Network, u Unit) (int, error) {
+	if u == Preemptions {
+		return t.Preemptions(n)
+	}
+	return len(t.Contexts), nil
+}
+
 // SetTraces gives every violation of r its trace: build makes it (false
 // when the engine has none for that violation), Check replays it on n.
 // A trace that cannot be made or fails its replay is left out and the
@@ -109,7 +119,7 @@ func (r *Result) SetTraces(n *pds.Network, build func(f Found) (*Trace, bool, er
 			continue
 		}
 		if err == nil {
-			err = tr.Check(n, *f)
+			err = tr.Check(n, *f, r.Unit)
 		}
 		if err == nil {
 			f.Trace = tr
@@ -140,12 +150,14 @@ func (f Found) Key() any {
 var ErrBadTrace = errors.New("the trace does not replay")
 
 // Check replays the trace on the explicit reference semantics of n (the
-// network with thread slots the engine ran) and the finding f: the first
-// configuration must be initial, every step a successor by its thread
-// whose top the rule reads, consecutive contexts run different threads,
-// and the last configuration must have f's error label on top of f's
-// thread (or satisfy f's target). It also fills in Step.Starts.
-func (t *Trace) Check(n *pds.Network, f Found) error {
+// network with thread slots the engine ran) and the finding f, whose
+// fewest units of the bound are counted in unit: the first configuration
+// must be initial, every step a successor by its thread made by the rule
+// it names (which reads the thread's top), consecutive contexts run
+// different threads and none is empty, the last configuration must have
+// f's error label on top of f's thread (or satisfy f's target), and the
+// trace must use f.Contexts units. It also fills in Step.Starts.
+func (t *Trace) Check(n *pds.Network, f Found, unit Unit) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrBadTrace, fmt.Sprintf(format, args...))
 	}
@@ -167,36 +179,46 @@ func (t *Trace) Check(n *pds.Network, f Found) error {
 		if i > 0 && t.Contexts[i-1].Thread == c.Thread {
 			return bad("contexts %d and %d run the same thread", i, i+1)
 		}
+		if len(c.Steps) == 0 {
+			return bad("context %d is empty", i+1)
+		}
 		for j := range c.Steps {
 			s := &c.Steps[j]
 			st := cur.Threads[c.Thread]
 			if len(st) == 0 || st[len(st)-1].Label != s.Rule.From {
 				return bad("context %d, step %d: rule %d does not read thread %d's top", i+1, j+1, s.Rule.Index, c.Thread)
 			}
-			succ, _, _, err := stepper.Successors(cur, c.Thread)
+			succ, err := stepper.By(cur, c.Thread, s.Rule)
 			if err != nil {
 				return err
 			}
 			key := s.After.Key()
 			if !slices.ContainsFunc(succ, func(d explicit.Config) bool { return d.Key() == key }) {
-				return bad("context %d, step %d: thread %d cannot go from %s to %s", i+1, j+1, c.Thread, cur.Format(n), s.After.Format(n))
+				return bad("context %d, step %d: thread %d cannot go from %s to %s by rule %d", i+1, j+1, c.Thread, cur.Format(n), s.After.Format(n), s.Rule.Index)
 			}
 			s.Starts = started(n, cur, s.After)
 			cur = s.After
 		}
 	}
-	if f.Target != nil {
+	switch {
+	case f.Target != nil:
 		if !f.Target.Holds(cur) {
 			return bad("the last configuration %s is not the target %s", cur.Format(n), f.Target.Name)
 		}
-		return nil
-	}
-	if f.Thread < 0 || f.Thread >= len(cur.Threads) {
+	case f.Thread < 0 || f.Thread >= len(cur.Threads):
 		return bad("the violation names thread %d of %d", f.Thread, len(cur.Threads))
+	default:
+		st := cur.Threads[f.Thread]
+		if len(st) == 0 || st[len(st)-1].Label != f.Label {
+			return bad("the last configuration %s does not have %s on top of thread %d", cur.Format(n), f.Label.Name, f.Thread)
+		}
 	}
-	st := cur.Threads[f.Thread]
-	if len(st) == 0 || st[len(st)-1].Label != f.Label {
-		return bad("the last configuration %s does not have %s on top of thread %d", cur.Format(n), f.Label.Name, f.Thread)
+	units, err := t.Units(n, unit)
+	if err != nil {
+		return err
+	}
+	if units != f.Contexts {
+		return bad("the trace uses %d %s, the violation's fewest are %d", units, unit, f.Contexts)
 	}
 	return nil
 }

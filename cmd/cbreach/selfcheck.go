@@ -170,18 +170,15 @@ func traceUnits(tr *cbr.Trace, unit cbr.Unit, net *pds.Network, engine string) (
 	if tr == nil {
 		return 0, nil
 	}
-	if unit != cbr.Preemptions {
-		return len(tr.Contexts), nil
-	}
 	run := net
-	if strings.HasPrefix(engine, "cbr") {
+	if unit == cbr.Preemptions && strings.HasPrefix(engine, "cbr") {
 		eng, err := net.WithThreadSlots(net.MaxThreads)
 		if err != nil {
 			return 0, err
 		}
 		run = eng
 	}
-	return tr.Preemptions(run)
+	return tr.Units(run, unit)
 }
 
 // seqMaxRounds is the largest bound at which the self-check runs the seq

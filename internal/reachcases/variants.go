@@ -181,10 +181,10 @@ func Variants() []Variant {
 }
 
 // CheckTrace checks that a violation came with its trace (the engine
-// replayed it on the explicit semantics already), none of whose contexts
-// is empty, and that the trace has as many units of the bound as the
-// violation's fewest: contexts, or preemptions counted on the explicit
-// semantics of n (the network the engine ran).
+// replayed it on the explicit semantics, with as many units of the bound,
+// contexts or preemptions, as the violation's fewest, and no empty
+// context: engine.Trace.Check) and checks it once more on n, the network
+// the engine ran.
 func CheckTrace(f cbr.Found, unit cbr.Unit, n *pds.Network) error {
 	if f.TraceErr != nil {
 		return fmt.Errorf("the trace of %s: %w", f.Label.Name, f.TraceErr)
@@ -192,22 +192,7 @@ func CheckTrace(f cbr.Found, unit cbr.Unit, n *pds.Network) error {
 	if f.Trace == nil {
 		return fmt.Errorf("%s has no trace", f.Label.Name)
 	}
-	for i, c := range f.Trace.Contexts {
-		if len(c.Steps) == 0 {
-			return fmt.Errorf("the trace of %s: context %d is empty", f.Label.Name, i+1)
-		}
-	}
-	got := len(f.Trace.Contexts)
-	if unit == cbr.Preemptions {
-		var err error
-		if got, err = f.Trace.Preemptions(n); err != nil {
-			return err
-		}
-	}
-	if got != f.Contexts {
-		return fmt.Errorf("the trace of %s has %d %s, the violation %d", f.Label.Name, got, unit, f.Contexts)
-	}
-	return nil
+	return f.Trace.Check(n, f, unit)
 }
 
 // ExplicitPreemptions is the explicit-state engine counting preemptions

@@ -127,7 +127,7 @@ func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 				if nj > k {
 					continue
 				}
-				succ, _, cut, capped := successors(cs, it.config, t, maxThreads, maxDepth)
+				succ, _, cut, capped := successors(cs, it.config, t, maxThreads, maxDepth, nil)
 				res.CutOff = res.CutOff || cut
 				res.DepthCapped = res.DepthCapped || capped
 				for _, d := range succ {

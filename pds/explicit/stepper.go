@@ -6,7 +6,9 @@ import "github.com/cbreach/cbreach/pds"
 // [Successors], remembering the constraints and rule solutions it builds
 // across calls, so that an engine searching many configurations can share
 // this package's successor function (and only it: the search stays
-// Explore's own). Not safe for concurrent use.
+// Explore's own). Not safe for concurrent use. Its methods return a
+// failure of the BDD manager (a node limit, a cancelled Run) as an error,
+// with no result.
 type Stepper struct {
 	cs         *constraints
 	maxThreads int
@@ -20,37 +22,39 @@ func NewStepper(n *pds.Network, maxThreads, maxDepth int) *Stepper {
 	return &Stepper{cs: newConstraints(n), maxThreads: maxThreads, maxDepth: maxDepth}
 }
 
-// Successors is [Successors] with the Stepper's bounds. A failure of the
-// BDD manager (a node limit, a cancelled Run) is returned as an error
-// instead of successors.
-func (s *Stepper) Successors(c Config, thread int) (succ []Config, cutoff, capped bool, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(bddError)
-			if !ok {
-				panic(r)
-			}
-			succ, cutoff, capped, err = nil, false, false, e.err
+// bddFailure turns the panic of a BDD failure into *err; the caller
+// returns it with zero results.
+func bddFailure(err *error) {
+	if r := recover(); r != nil {
+		e, ok := r.(bddError)
+		if !ok {
+			panic(r)
 		}
-	}()
-	succ, _, cutoff, capped = successors(s.cs, c, thread, s.maxThreads, s.maxDepth)
+		*err = e.err
+	}
+}
+
+// Successors is [Successors] with the Stepper's bounds.
+func (s *Stepper) Successors(c Config, thread int) (succ []Config, cutoff, capped bool, err error) {
+	defer bddFailure(&err)
+	succ, _, cutoff, capped = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, nil)
 	return succ, cutoff, capped, nil
 }
 
 // Rules is Successors with, for each successor, the first rule (in rule
 // order) that makes it: for traces, which name the rule of every step.
 func (s *Stepper) Rules(c Config, thread int) (succ []Config, rules []*pds.Rule, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(bddError)
-			if !ok {
-				panic(r)
-			}
-			succ, rules, err = nil, nil, e.err
-		}
-	}()
-	succ, rules, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth)
+	defer bddFailure(&err)
+	succ, rules, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, nil)
 	return succ, rules, nil
+}
+
+// By is Successors by one rule of the thread's top: the configurations
+// that rule alone makes (for checking the rule a trace names).
+func (s *Stepper) By(c Config, thread int, rule *pds.Rule) (succ []Config, err error) {
+	defer bddFailure(&err)
+	succ, _, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, rule)
+	return succ, nil
 }
 
 // Enabled reports whether the given thread can move in c: its stack is
@@ -59,18 +63,9 @@ func (s *Stepper) Rules(c Config, thread int) (succ []Config, rules []*pds.Rule,
 // depth cap, a start beyond the thread bound and a return whose receive
 // relation refuses the value count as moves). This is the "cannot move"
 // of preemption counting (cbr/engine.Preemptions): a switch away from a
-// thread that is not enabled is free. A BDD failure is returned as an
-// error.
+// thread that is not enabled is free.
 func (s *Stepper) Enabled(c Config, thread int) (ok bool, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, isBDD := r.(bddError)
-			if !isBDD {
-				panic(r)
-			}
-			ok, err = false, e.err
-		}
-	}()
+	defer bddFailure(&err)
 	return enabled(s.cs, c, thread), nil
 }
 

@@ -217,13 +217,13 @@ func enumerate(n *pds.Network, rel bdd.Node, groups ...[]bdd.Vec) [][][]uint64 {
 // and sets cutoff. maxThreads <= 0 means n.MaxThreads; maxDepth <= 0 means
 // DefaultMaxDepth. It panics when thread is not a thread of c.
 func Successors(n *pds.Network, c Config, thread int, maxThreads, maxDepth int) (succ []Config, cutoff, capped bool) {
-	succ, _, cutoff, capped = successors(newConstraints(n), c, thread, maxThreads, maxDepth)
+	succ, _, cutoff, capped = successors(newConstraints(n), c, thread, maxThreads, maxDepth, nil)
 	return succ, cutoff, capped
 }
 
 // successors also returns, for each successor, the first rule that makes
-// it.
-func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int) (succ []Config, rules []*pds.Rule, cutoff, capped bool) {
+// it; only, when not nil, is the one rule applied.
+func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int, only *pds.Rule) (succ []Config, rules []*pds.Rule, cutoff, capped bool) {
 	n := cs.n
 	if maxThreads <= 0 {
 		maxThreads = n.MaxThreads
@@ -270,6 +270,9 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int)
 	depth := len(stack)
 
 	for _, r := range n.RulesFrom(top.Label) {
+		if only != nil && r.Index != only.Index {
+			continue // by index: a network built again has rules of its own
+		}
 		rule = r
 		key := fmt.Sprint(r.Index, key)
 		switch r.Kind {
