@@ -229,7 +229,10 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 			a.buildTraces()
 			return nil
 		}); err != nil && !engine.IsLimit(err) {
-			return r, err // a limit is each trace's TraceErr already
+			// A limit is each trace's TraceErr already; another failure
+			// leaves the violations found, never a Safe verdict.
+			r.Decide()
+			return r, err
 		}
 		r.Stats.TraceTime = time.Since(start) - r.Stats.Time
 	}
@@ -264,7 +267,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	if r.Limit != nil {
 		r.Reason = reason(r.Limit, a.cutoff, net.MaxThreads)
 		if preempt && r.Complete < r.Bound && !errors.Is(r.Limit, ErrThreadBound) {
-			r.Reason += fmt.Sprintf(" before the runs with %s were all explored (free switches may go on without end)", plural(r.Complete+1, "preemption"))
+			r.Reason += fmt.Sprintf(" before the runs with %s were all explored (free switches may go on without end)", Preemptions.Of(r.Complete+1))
 		}
 	}
 	return r, nil
@@ -401,6 +404,10 @@ func (a *analysis) expand(it *item) ([]*item, error) {
 	for _, from := range now {
 		a.cur = from
 		level := from.level
+		var every bdd.Node // counting preemptions: every start global of from
+		if a.preempt() {
+			every = a.sp.CurToStart(from.tuple.Domain)
+		}
 		for i := range it.tuple.Views {
 			if i == it.last {
 				continue
@@ -417,7 +424,7 @@ func (a *analysis) expand(it *item) ([]*item, error) {
 				// Every start global, stale or not: the successor has
 				// another last thread, so another cost for the next switch
 				// (docs/design.md, "Preemption counting").
-				changed = a.sp.CurToStart(from.tuple.Domain)
+				changed = every
 			}
 			if changed.IsFalse() {
 				continue
@@ -485,14 +492,13 @@ func (a *analysis) parts(it *item) (now, later []*item) {
 	v := it.tuple.Views[it.last]
 	for _, blocked := range []bool{true, false} {
 		level := it.level
-		w := v.RestrictTops(func(l *pds.Label) bdd.Node { return m.Not(a.sp.Enabled(l)) }, true)
 		if !blocked {
 			level++
-			w = v.RestrictTops(a.sp.Enabled, false)
 		}
 		if level > a.opts.Contexts {
 			continue
 		}
+		w := v.RestrictMoving(!blocked)
 		dom := m.And(it.tuple.Domain, w.Accepting())
 		if dom.IsFalse() {
 			continue
@@ -693,12 +699,4 @@ func newPruner(m *bdd.Manager, g bdd.VarSet, threads int, opts Options) *subsume
 		return newSubsumer(m, g, threads, math.MaxInt)
 	}
 	return newSubsumer(m, g, threads, max(opts.SubsumeAfter, 0))
-}
-
-// plural writes "1 preemption", "2 preemptions".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -134,7 +134,7 @@
 // symauto.Space.Enabled; a finished thread; a dormant slot not started;
 // an error or cutoff label) is free, and so is the first context. Levels
 // count preemptions. Expanding (j, i, T) cuts T by whether i can move
-// (symauto.Auto.RestrictTops): the other threads run from the part where
+// (symauto.Auto.RestrictMoving): the other threads run from the part where
 // it cannot at level j, and the rest is queued as a paid item of level
 // j+1 (0-1 breadth first; same-level items first), so the first violation
 // found has the fewest preemptions. Levels need not close (free switches

@@ -40,23 +40,24 @@ func (sp *Space) Enabled(l *pds.Label) bdd.Node {
 	return e
 }
 
-// RestrictTops returns the automaton with the label of every transition
-// p -γ-> q ANDed with top(γ) (over G and L, the top frame's current
-// values), and the transition p -ε-> s of the finished thread kept only
-// when finished is true. With top = Space.Enabled, it keeps the
-// configurations in which the thread can move; with its complement
-// (finished true), those in which it cannot.
-func (a *Auto) RestrictTops(top func(*pds.Label) bdd.Node, finished bool) *Auto {
+// RestrictMoving returns the automaton restricted to the configurations
+// in which the thread can move (moving), or to those in which it cannot:
+// the label of every transition p -γ-> q ANDed with Enabled(γ), or with
+// its complement (a difference: no negation is built), and the transition
+// p -ε-> s of the finished thread kept only among those that cannot move.
+func (a *Auto) RestrictMoving(moving bool) *Auto {
 	m := a.sp.M
 	b := a.clone()
 	for t, l := range a.labels {
 		switch {
 		case t.From != Initial:
+		case t.Label != nil && moving:
+			b.set(t, m.And(l, a.sp.Enabled(t.Label)))
 		case t.Label != nil:
-			b.set(t, m.And(l, top(t.Label)))
-		case t.To == Final && !finished:
+			b.set(t, m.Diff(l, a.sp.Enabled(t.Label)))
+		case t.To == Final && moving:
 			b.set(t, m.False())
 		}
 	}
-	return b.Trim().sane("RestrictTops")
+	return b.Trim().sane("RestrictMoving")
 }

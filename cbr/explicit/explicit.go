@@ -154,7 +154,10 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 			a.buildTraces()
 			return nil
 		}); err != nil && !engine.IsLimit(err) {
-			return r, err // a limit is each trace's TraceErr already
+			// A limit is each trace's TraceErr already; another failure
+			// leaves the violations found, never a Safe verdict.
+			r.Decide()
+			return r, err
 		}
 		r.Stats.TraceTime = time.Since(t)
 		start = start.Add(r.Stats.TraceTime) // Stats.Time is the search's

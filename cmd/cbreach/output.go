@@ -25,7 +25,7 @@ func plural(n int, word string) string {
 }
 
 // units writes "1 context", "2 preemptions": n units of the bound.
-func units(n int, u cbr.Unit) string { return plural(n, u.Singular()) }
+func units(n int, u cbr.Unit) string { return u.Of(n) }
 
 // levels is the number of levels whose items were expanded: 0 to k-1
 // contexts, or 0 to k preemptions.
