@@ -179,7 +179,9 @@ func symbolicPreemptReach(t *testing.T, net *pds.Network, opts cbr.Options, k in
 // after B, sees a == b == 1. After B then A (a = 1, A can go on), the
 // same configuration is reached, but a switch to C costs one. Pruning
 // must not let the second tuple cover the first (the last thread decides
-// the next switch's cost).
+// the next switch's cost). Which tuple the search keeps first decides
+// whether this program exposes a pruning that ignores the last thread;
+// TestPruneLastThread checks the rule itself.
 const lastMatters = `
 int<1> a;
 int<1> b;

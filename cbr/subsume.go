@@ -52,18 +52,21 @@ type subsumer struct {
 
 // pairCond is what thread i's view a within view b requires of the
 // globals: tops, a necessary condition (topsIn), and within, the
-// simulation's answer (symauto.Auto.Within, computed when first needed).
+// simulation's answer (symauto.Auto.Within), each computed when first
+// needed (the point mode compares labels instead of tops).
 type pairCond struct {
-	tops, within bdd.Node
-	haveWithin   bool
+	tops, within         bdd.Node
+	haveTops, haveWithin bool
 }
 
 // keptGroup holds the kept tuples of one domain, so that a domain disjoint
 // from a new tuple's rules them all out with one conjunction, in a trie
 // over their views.
 type keptGroup struct {
-	dom  bdd.Node
-	root *trieNode
+	dom    bdd.Node
+	root   *trieNode
+	points int  // the globals of dom, up to maxPoints+1 (point mode)
+	wide   bool // more than maxPoints: in wide, not in byPoint
 }
 
 // trieNode is a node of a group's trie at depth d: its children are keyed
@@ -160,21 +163,29 @@ func (s *subsumer) topsIn(i, a, b int) bdd.Node {
 	return w
 }
 
-// pair returns the conditions of thread i's views a within b (made once,
-// its tops at once, its simulation by within).
+// pair returns the record of thread i's views a within b (made once).
 func (s *subsumer) pair(i, a, b int) *pairCond {
 	k := [2]int{a, b}
 	p, ok := s.pairs[i][k]
 	if !ok {
-		p = &pairCond{tops: s.topsIn(i, a, b)}
+		p = &pairCond{}
 		s.pairs[i][k] = p
 	}
 	return p
 }
 
-// within returns Within(views[a], views[b]) of thread i for the pair p
-// (computed once).
-func (s *subsumer) within(i, a, b int, p *pairCond) bdd.Node {
+// pairTops returns topsIn(i, a, b) (computed once).
+func (s *subsumer) pairTops(i, a, b int) bdd.Node {
+	p := s.pair(i, a, b)
+	if !p.haveTops {
+		p.tops, p.haveTops = s.topsIn(i, a, b), true
+	}
+	return p.tops
+}
+
+// within returns Within(views[a], views[b]) of thread i (computed once).
+func (s *subsumer) within(i, a, b int) bdd.Node {
+	p := s.pair(i, a, b)
 	if !p.haveWithin {
 		p.within, p.haveWithin = s.views[i][a].Within(s.views[i][b]), true
 	}
@@ -227,17 +238,12 @@ func (s *subsumer) covers(k keptTuple, level, last int) bool {
 // globals (or, for a wide domain, with its group in wide).
 func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 	s.n++
-	g := s.byDom[t.Domain.ID()]
-	if g == nil {
-		g = &keptGroup{dom: t.Domain, root: &trieNode{minLevel: level}}
-		s.byDom[t.Domain.ID()] = g
-		s.groups = append(s.groups, g)
-		if s.pts != nil && s.after < math.MaxInt && s.pts.Count(t.Domain, maxPoints+1) > maxPoints {
-			s.wide = append(s.wide, g)
-		}
+	if s.after == math.MaxInt {
+		return // PruneIdentical: the exact keys are all it needs
 	}
+	g := s.group(t.Domain)
 	g.root.insert(ids, keptTuple{level, last})
-	if s.pts == nil || s.after == math.MaxInt || slices.Contains(s.wide, g) {
+	if s.pts == nil || g.wide {
 		return
 	}
 	s.pts.Each(t.Domain, func(p uint64) bool {
@@ -249,6 +255,24 @@ func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 		n.insert(ids, keptTuple{level, last})
 		return true
 	})
+}
+
+// group returns the group of the kept tuples with domain dom, made empty
+// when there is none.
+func (s *subsumer) group(dom bdd.Node) *keptGroup {
+	g := s.byDom[dom.ID()]
+	if g == nil {
+		g = &keptGroup{dom: dom, root: &trieNode{minLevel: math.MaxInt}}
+		if s.pts != nil {
+			g.points = s.pts.Count(dom, maxPoints+1)
+			if g.wide = g.points > maxPoints; g.wide {
+				s.wide = append(s.wide, g)
+			}
+		}
+		s.byDom[dom.ID()] = g
+		s.groups = append(s.groups, g)
+	}
+	return g
 }
 
 // insert adds a tuple with the given views below n.
@@ -280,7 +304,7 @@ func (n *trieNode) insert(ids []int, k keptTuple) {
 // of the leaves' x.
 func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shrunk bool) {
 	m := s.m
-	if s.pts != nil && s.pts.Count(t.Domain, maxPoints+1) <= maxPoints {
+	if s.pts != nil && s.group(t.Domain).points <= maxPoints {
 		return s.coverPoints(t, ids, level, last)
 	}
 	rem := t.Domain
@@ -293,7 +317,7 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shru
 			}
 			for i, b := range path {
 				if b != ids[i] {
-					if x = m.And(x, s.within(i, ids[i], b, s.pair(i, ids[i], b))); x.IsFalse() {
+					if x = m.And(x, s.within(i, ids[i], b)); x.IsFalse() {
 						return false
 					}
 				}
@@ -308,7 +332,7 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shru
 			}
 			y := x
 			if b != ids[d] {
-				y = m.And(x, s.pair(d, ids[d], b).tops)
+				y = m.And(x, s.pairTops(d, ids[d], b))
 			}
 			if !y.IsFalse() {
 				path[d] = b
@@ -370,7 +394,7 @@ func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop
 				return false
 			}
 			for i, b := range path {
-				if b != ids[i] && !s.pts.Holds(s.within(i, ids[i], b, s.pair(i, ids[i], b)), g) {
+				if b != ids[i] && !s.pts.Holds(s.within(i, ids[i], b), g) {
 					return false
 				}
 			}
@@ -394,17 +418,29 @@ func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop
 	var covered []uint64
 	s.pts.Each(t.Domain, func(p uint64) bool {
 		g = p
-		for i, id := range ids {
-			mine[i] = s.labelsAt(i, id, g)
+		mine[0] = nil // t's tops at g: computed for the first trie walked
+		tries := func(yield func(*trieNode) bool) {
+			if n := s.byPoint[g]; n != nil && !yield(n) {
+				return
+			}
+			for _, w := range s.wide {
+				if s.pts.Holds(w.dom, g) && !yield(w.root) {
+					return
+				}
+			}
 		}
-		if n := s.byPoint[g]; n != nil && n.minLevel <= level && walk(n, 0) {
-			covered = append(covered, g)
-			return true
-		}
-		for _, w := range s.wide {
-			if w.root.minLevel <= level && s.pts.Holds(w.dom, g) && walk(w.root, 0) {
+		for n := range tries {
+			if n.minLevel > level {
+				continue
+			}
+			if mine[0] == nil {
+				for i, id := range ids {
+					mine[i] = s.labelsAt(i, id, g)
+				}
+			}
+			if walk(n, 0) {
 				covered = append(covered, g)
-				return true
+				break
 			}
 		}
 		return true
