@@ -20,8 +20,11 @@ import (
 // g are the product of its views at g.
 func VisibleStates(ctx context.Context, net *pds.Network, opts Options) ([]int, *Result, error) {
 	k := opts.Contexts
-	if k == 0 {
-		k = 4
+	switch {
+	case k == 0:
+		k = DefaultContexts
+	case k == ZeroBound && opts.Count == Preemptions:
+		k = 0
 	}
 	first := map[string]int{} // visible state -> fewest contexts
 	m := net.M

@@ -99,6 +99,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		first = opts.Rounds
 	}
 	var cutoff error
+	stopped := false
 	for k := first; err == nil && k <= opts.Rounds; k++ {
 		b := time.Now()
 		var sn *Net
@@ -129,6 +130,11 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 			res.Complete = k
 		}
 		if len(res.Violations) > 0 {
+			if !opts.All {
+				// post* stopped at the first error of round k: the
+				// rounds before were all explored, round k not.
+				res.Complete, stopped = k-1, true
+			}
 			break
 		}
 	}
@@ -144,7 +150,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		return res, err
 	}
 	res.Decide()
-	if res.Limit == nil {
+	if res.Limit == nil && !stopped {
 		res.Complete = res.Bound
 	}
 	if res.Limit != nil {

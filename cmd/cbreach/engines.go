@@ -80,8 +80,10 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, f.engine, e.name)
 		}
 	}
-	if e.name == seq.Name && fs.Changed("trace") {
-		return fmt.Errorf("--trace: --engine seq does not build traces yet (--engine cbr and explicit do)")
+	for _, f := range []string{"trace", "no-trace"} {
+		if e.name == seq.Name && fs.Changed(f) {
+			return fmt.Errorf("--%s: --engine seq does not build traces yet (--engine cbr and explicit do)", f)
+		}
 	}
 	if e.name == seq.Name && c.unit != cbr.Contexts {
 		return fmt.Errorf("--count: --engine seq counts rounds, not %s", c.unit)

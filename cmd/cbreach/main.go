@@ -232,7 +232,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
 		if err == nil {
-			err = pprof.StartCPUProfile(f)
+			if err = pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+				os.Remove(c.cpuProfile)
+			}
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "cbreach: --cpuprofile: %v\n", err)

@@ -113,6 +113,10 @@ func TestCommandLine(t *testing.T) {
 		{"seq-violation", []string{"--engine", "seq", "-k", "2", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		{"seq-safe", []string{"--engine", "seq", "-k", "1", "--stats", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitSafe},
 		{"seq-json-violation", []string{"--json", "--engine", "seq", "-k", "3", "--all", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		// Stopped at the first violation (round 2): complete up to round 1.
+		{"seq-json-first", []string{"--json", "--engine", "seq", "-k", "3", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"seq-no-trace", []string{"--engine", "seq", "--no-trace", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitUsage},
+		{"per-bound-zero-preemptions", []string{"--per-bound", "--count", "preemptions", "-k", "0", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitSafe},
 		{"seq-print-rules", []string{"--engine", "seq", "-k", "2", "--print-rules", filepath.Join("testdata", "bounds.pds")}, exitSafe},
 		{"seq-lazy", []string{"--engine", "seq", "--split", "lazy", bt}, exitUsage},
 		{"seq-timeout", []string{"--engine", "seq", "--timeout", "1ns", "-k", "2", bt}, exitUnknown},
