@@ -91,6 +91,7 @@ func TestCubaBluetooth(t *testing.T) {
 							// The target's trace, replayed by Analyze, with the fewest contexts.
 							f := r.Violations[0]
 							require.NoError(t, f.TraceErr, "subsume=%v", sub)
+							require.NotNil(t, f.Trace, "subsume=%v", sub)
 							require.Len(t, f.Trace.Contexts, tc.fewest, "subsume=%v", sub)
 						}
 					}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/symauto"
@@ -65,20 +64,14 @@ func (a *analysis) buildTraces() {
 
 // tops returns the condition a violation or target puts on the top of
 // thread i.
-func tops(f Found, i int) symauto.TopCond {
-	if f.Target != nil {
-		t := targetTop(f.Target, i)
-		return symauto.TopCond{Any: t.Any, Empty: t.Empty, Label: t.Label}
+func tops(f Found, i int) Top {
+	switch {
+	case f.Target != nil:
+		return targetTop(f.Target, i)
+	case i == f.Thread:
+		return Top{Label: f.Label}
 	}
-	if i == f.Thread {
-		return symauto.TopCond{Label: f.Label}
-	}
-	return symauto.TopCond{Any: true}
-}
-
-// topSet returns the globals under which view v satisfies the condition.
-func topSet(v *symauto.Auto, c symauto.TopCond) bdd.Node {
-	return topGlobals(v, Top{Any: c.Any, Empty: c.Empty, Label: c.Label})
+	return Top{Any: true}
 }
 
 // traceOf reconstructs the run of a violation (docs/traces.md): a
@@ -109,10 +102,10 @@ func (a *analysis) traceOf(f Found, job traceJob) (*Trace, error) {
 		}
 		for i, v := range it.tuple.Views {
 			if i != act {
-				cond = m.And(cond, sp.CurToStart(topSet(v, tops(f, i))))
+				cond = m.And(cond, sp.CurToStart(topGlobals(v, tops(f, i))))
 			}
 		}
-		path, ok := post.PickPath(cond, tops(f, act))
+		path, ok := post.PickPath(cond, symauto.TopCond(tops(f, act)))
 		if !ok {
 			return fail("no configuration of thread %d's post* has the violation", act)
 		}
@@ -123,7 +116,7 @@ func (a *analysis) traceOf(f Found, job traceJob) (*Trace, error) {
 			if i == act {
 				continue
 			}
-			p, ok := v.PickPath(sp.StartToCur(gs), tops(f, i))
+			p, ok := v.PickPath(sp.StartToCur(gs), symauto.TopCond(tops(f, i)))
 			if !ok {
 				return fail("thread %d has no stack at the start of the last context", i)
 			}
@@ -142,12 +135,12 @@ func (a *analysis) traceOf(f Found, job traceJob) (*Trace, error) {
 			cond = m.And(cond, targetGlobals(a.net, f.Target))
 		}
 		for i, v := range it.tuple.Views {
-			cond = m.And(cond, topSet(v, tops(f, i)))
+			cond = m.And(cond, topGlobals(v, tops(f, i)))
 		}
 		g := m.Pick(cond, sp.CurSet())
 		var globals []uint64
 		for i, v := range it.tuple.Views {
-			p, ok := v.PickPath(g, tops(f, i))
+			p, ok := v.PickPath(g, symauto.TopCond(tops(f, i)))
 			if !ok {
 				return fail("thread %d has no stack in the tuple of the violation", i)
 			}

@@ -16,17 +16,6 @@ func (a *Auto) acceptance() map[State]bdd.Node {
 	}
 	m := a.sp.M
 	acc := map[State]bdd.Node{}
-	// in(q) is Acc(q) over the copies a transition into q names its
-	// frame's entry values with: Ge, Le.
-	in := func(q State) bdd.Node {
-		if q == Final {
-			return m.True()
-		}
-		if x, ok := acc[q]; ok {
-			return m.Rename(x, a.sp.renLinkIn)
-		}
-		return m.False()
-	}
 	ts := a.Transitions()
 	for changed := true; changed; {
 		changed = false
@@ -34,7 +23,7 @@ func (a *Auto) acceptance() map[State]bdd.Node {
 			if t.From == Initial || t.Label == nil {
 				continue
 			}
-			x := m.AndExists(a.labels[t], in(t.To), a.sp.lEntry)
+			x := m.AndExists(a.labels[t], a.in(acc, t.To), a.sp.lEntry) // Acc(t.To) over Ge, Le
 			old, ok := acc[t.From]
 			if !ok {
 				old = m.False()
