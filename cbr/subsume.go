@@ -78,7 +78,19 @@ type trieNode struct {
 	minLevel int
 	keys     []int
 	kids     []*trieNode
+	index    map[int]int // key -> its index, once the node has many children
 	tuples   []keptTuple
+	// In the trie of one global (byPoint), the children grouped by the
+	// labels on top of their view at that global: one comparison of label
+	// sets decides for a whole group.
+	byLabels []labelGroup
+}
+
+// labelGroup is the children of a trie node whose views have the same
+// labels on top at the trie's global.
+type labelGroup struct {
+	labels []int
+	kids   []int // indices into keys and kids
 }
 
 // maxPoints is the largest domain (in global values) tested in the point
@@ -242,7 +254,7 @@ func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 		return // PruneIdentical: the exact keys are all it needs
 	}
 	g := s.group(t.Domain)
-	g.root.insert(ids, keptTuple{level, last})
+	g.root.insert(ids, keptTuple{level, last}, nil)
 	if s.pts == nil || g.wide {
 		return
 	}
@@ -252,7 +264,7 @@ func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 			n = &trieNode{minLevel: level}
 			s.byPoint[p] = n
 		}
-		n.insert(ids, keptTuple{level, last})
+		n.insert(ids, keptTuple{level, last}, func(d, id int) []int { return s.labelsAt(d, id, p) })
 		return true
 	})
 }
@@ -275,20 +287,51 @@ func (s *subsumer) group(dom bdd.Node) *keptGroup {
 	return g
 }
 
-// insert adds a tuple with the given views below n.
-func (n *trieNode) insert(ids []int, k keptTuple) {
-	for _, id := range ids {
+// insert adds a tuple with the given views below n. In the trie of one
+// global, labels gives the labels on top of thread d's view id there, by
+// which the children are grouped; nil elsewhere.
+func (n *trieNode) insert(ids []int, k keptTuple, labels func(d, id int) []int) {
+	for d, id := range ids {
 		n.minLevel = min(n.minLevel, k.level)
-		j := slices.Index(n.keys, id)
+		j := n.child(id)
 		if j < 0 {
 			j = len(n.keys)
 			n.keys = append(n.keys, id)
 			n.kids = append(n.kids, &trieNode{minLevel: k.level})
+			if n.index != nil || len(n.keys) > 16 {
+				if n.index == nil {
+					n.index = map[int]int{}
+					for i, key := range n.keys {
+						n.index[key] = i
+					}
+				}
+				n.index[id] = j
+			}
+			if labels != nil {
+				ls := labels(d, id)
+				g := slices.IndexFunc(n.byLabels, func(g labelGroup) bool { return slices.Equal(g.labels, ls) })
+				if g < 0 {
+					g = len(n.byLabels)
+					n.byLabels = append(n.byLabels, labelGroup{labels: ls})
+				}
+				n.byLabels[g].kids = append(n.byLabels[g].kids, j)
+			}
 		}
 		n = n.kids[j]
 	}
 	n.minLevel = min(n.minLevel, k.level)
 	n.tuples = append(n.tuples, k)
+}
+
+// child returns the index of the child with the given key, or -1.
+func (n *trieNode) child(key int) int {
+	if n.index != nil {
+		if j, ok := n.index[key]; ok {
+			return j
+		}
+		return -1
+	}
+	return slices.Index(n.keys, key)
 }
 
 // cover is check's subsumption test: rem, the globals of t's domain not
@@ -400,16 +443,29 @@ func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop
 			}
 			return true
 		}
+		try := func(j int) bool {
+			if n.kids[j].minLevel > level {
+				return false
+			}
+			path[d] = n.keys[j]
+			return walk(n.kids[j], d+1)
+		}
+		if n.byLabels != nil {
+			// A trie of g: whole groups of children by their labels (t's
+			// own view has t's labels, so its group passes).
+			for _, grp := range n.byLabels {
+				if subset(mine[d], grp.labels) {
+					for _, j := range grp.kids {
+						if try(j) {
+							return true
+						}
+					}
+				}
+			}
+			return false
+		}
 		for j, b := range n.keys {
-			kid := n.kids[j]
-			if kid.minLevel > level {
-				continue
-			}
-			if b != ids[d] && !subset(mine[d], s.labelsAt(d, b, g)) {
-				continue
-			}
-			path[d] = b
-			if walk(kid, d+1) {
+			if (b == ids[d] || subset(mine[d], s.labelsAt(d, b, g))) && try(j) {
 				return true
 			}
 		}
