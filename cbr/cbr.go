@@ -223,18 +223,9 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	case a.cutoff != nil:
 		r.Limit = fmt.Errorf("cbr: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, ErrThreadBound)
 	}
-	if opts.Traces && len(r.Violations) > 0 {
-		// Traces are built after the search, under the same limits.
-		if err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
-			a.buildTraces()
-			return nil
-		}); err != nil && !engine.IsLimit(err) {
-			// A limit is each trace's TraceErr already; another failure
-			// leaves the violations found, never a Safe verdict.
-			r.Decide()
-			return r, err
-		}
-		r.Stats.TraceTime = time.Since(start) - r.Stats.Time
+	// Traces are built after the search, under the same limits.
+	if err := r.BuildTraces(ctx, net.M, opts.Limits, opts.Traces, a.buildTraces); err != nil {
+		return r, err
 	}
 	r.Decide()
 	if r.Verdict == Safe {

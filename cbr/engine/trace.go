@@ -1,9 +1,13 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"time"
+
+	"github.com/cbreach/cbreach/bdd"
 
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -133,6 +137,29 @@ func (r *Result) SetTraces(n *pds.Network, build func(f Found) (*Trace, bool, er
 			return
 		}
 	}
+}
+
+// BuildTraces runs build, which gives the violations of r their traces
+// (SetTraces), on manager m under the run's limits, when traces were
+// asked for and there are violations, and records its time in
+// Stats.TraceTime. A limit reached meanwhile is each unbuilt trace's
+// TraceErr already (SetTraces); any other failure is returned, with the
+// verdict decided (the violations stand: never the zero verdict Safe).
+func (r *Result) BuildTraces(ctx context.Context, m *bdd.Manager, lim Limits, on bool, build func()) error {
+	if !on || len(r.Violations) == 0 {
+		return nil
+	}
+	t := time.Now()
+	err := m.Run(ctx, bdd.Limits{MaxNodes: lim.MaxNodes, MaxMemory: lim.MaxMemory}, func() error {
+		build()
+		return nil
+	})
+	r.Stats.TraceTime = time.Since(t)
+	if err != nil && !IsLimit(err) {
+		r.Decide()
+		return err
+	}
+	return nil
 }
 
 // Key returns what identifies a violation within one run (its error

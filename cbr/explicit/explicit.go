@@ -148,20 +148,10 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	if stopped {
 		err = nil
 	}
-	if opts.Traces && len(r.Violations) > 0 {
-		t := time.Now()
-		if err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
-			a.buildTraces()
-			return nil
-		}); err != nil && !engine.IsLimit(err) {
-			// A limit is each trace's TraceErr already; another failure
-			// leaves the violations found, never a Safe verdict.
-			r.Decide()
-			return r, err
-		}
-		r.Stats.TraceTime = time.Since(t)
-		start = start.Add(r.Stats.TraceTime) // Stats.Time is the search's
+	if err := r.BuildTraces(ctx, net.M, opts.Limits, opts.Traces, a.buildTraces); err != nil {
+		return r, err
 	}
+	start = start.Add(r.Stats.TraceTime) // Stats.Time is the search's
 	r.Explicit.StoredBytes = a.bytes
 	r.Stats.ViewTuples = r.Explicit.States
 	r.Stats.TuplesPerLevel = r.Explicit.ConfigsPerLevel
