@@ -75,6 +75,21 @@ func (a *Auto) layers() []map[State]bdd.Node {
 	}
 }
 
+// below returns what the rest of a stack must accept for a transition
+// into to that reads frame k (0 the bottom), over the entry copies:
+// nothing at the bottom, when the transition goes to Final; sets[k] at
+// to above the bottom; and it reports false when only one of the two
+// holds (no such path).
+func (a *Auto) below(sets []map[State]bdd.Node, k int, to State) (bdd.Node, bool) {
+	switch {
+	case k == 0 && to == Final:
+		return a.sp.M.True(), true
+	case k == 0 || to == Final:
+		return bdd.Node{}, false
+	}
+	return a.in(sets[k], to), true
+}
+
 // linkOf returns the entry values an edge names for the frame below it,
 // as that frame's callee entry copies (Gl, Ll), with Gs.
 func (a *Auto) linkOf(e Edge) bdd.Node {
@@ -173,14 +188,9 @@ func (a *Auto) wordSets(stack []Frame) []map[State]bdd.Node {
 			if t.From == Initial || t.Label != f.Label {
 				continue
 			}
-			var below bdd.Node
-			switch {
-			case i == 0 && t.To == Final:
-				below = m.True()
-			case i == 0 || t.To == Final:
+			below, ok := a.below(sets, i, t.To)
+			if !ok {
 				continue
-			default:
-				below = a.in(sets[i], t.To)
 			}
 			x := m.AndExists(m.And(a.labels[t], loc), below, sp.lEntry)
 			if x.IsFalse() {
@@ -218,14 +228,9 @@ func (a *Auto) topOf(g bdd.Node, stack []Frame, sets []map[State]bdd.Node) ([]Tr
 		if t.From != Initial || t.Label != f.Label {
 			continue
 		}
-		var below bdd.Node
-		switch {
-		case n == 1 && t.To == Final:
-			below = m.True()
-		case n == 1 || t.To == Final:
+		below, ok := a.below(sets, n-1, t.To)
+		if !ok {
 			continue
-		default:
-			below = a.in(sets[n-1], t.To)
 		}
 		if x := m.And(a.labels[t], g, loc, below); !x.IsFalse() {
 			ts, xs = append(ts, t), append(xs, x)
@@ -274,14 +279,9 @@ func (a *Auto) FindPath(cond bdd.Node, globals []uint64, stack []Frame) (Path, e
 				if u.From != last.T.To || u.Label != f.Label {
 					continue
 				}
-				var below bdd.Node
-				switch {
-				case k == 0 && u.To == Final:
-					below = m.True()
-				case k == 0 || u.To == Final:
+				below, ok := a.below(sets, k, u.To)
+				if !ok {
 					continue
-				default:
-					below = a.in(sets[k], u.To)
 				}
 				y := m.And(a.labels[u], link, loc, below)
 				if y.IsFalse() {
