@@ -16,13 +16,16 @@ import (
 // number of contexts that reached it, and finds the globals of a new tuple
 // at which all its configurations belong to one of them.
 //
-// The test's cost is kept off the number of kept tuples squared by two
+// The test's cost is kept off the number of kept tuples squared by
 // indexes. What depends only on a pair of interned views of one thread
 // (the tops condition and the simulation) is computed once per pair
 // (pairs). Kept tuples are grouped by domain, and within a group stored
 // in a trie over their view ids, thread by thread, so that one
 // conjunction rules out every kept tuple below a prefix of views whose
-// conditions leave no global (cover).
+// conditions leave no global (cover). Where domains are small, they are
+// also in a trie per global value, whose children are grouped by their
+// labels on top there, and the test runs one global at a time without
+// building a BDD (coverPoints).
 type subsumer struct {
 	m      *bdd.Manager
 	views  [][]*symauto.Auto      // per thread: the distinct views, by id
