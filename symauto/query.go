@@ -198,6 +198,17 @@ func (a *Auto) RestrictGlobals(g bdd.Node) *Auto {
 	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(l, g) }).Trim().sane("RestrictGlobals")
 }
 
+// Reassign returns the automaton in which the current globals vars (a
+// set of G's variables) of every configuration are forgotten and g (over
+// G) is imposed: every transition leaving p gets (EXISTS vars. label) AND
+// g. Only the top frame's G changes; the entry values (Ge) that the
+// frames hold keep what they were. The lazy sequential engine moves a
+// thread to its next round with it (package cbr/seq).
+func (a *Auto) Reassign(vars bdd.VarSet, g bdd.Node) *Auto {
+	m := a.sp.M
+	return a.relabel(leavesP, func(l bdd.Node) bdd.Node { return m.And(m.Exists(l, vars), g) }).Trim().sane("Reassign")
+}
+
 // Trim removes transitions from which nothing is accepted and states that
 // cannot be reached from p, and renumbers the mid-states in order of
 // their old numbers, so that equal languages built the same way compare

@@ -15,9 +15,10 @@ type Net struct {
 	Orig    *pds.Network // the network it was built from, with thread slots
 	Rounds  int          // K
 	Threads int          // n: threads of the round-robin order (initial and slots)
+	Lazy    bool         // the lazy form's network (BuildLazy): one thread per original thread, no scheduler
 
 	copies [][]*pds.Global // by original global index: its copy for each round
-	guess  [][]*pds.Global // by original global index: the guess of the start of round r (nil at r = 0)
+	guess  [][]*pds.Global // by original global index: the guess of the start of round r (eager: nil at r = 0)
 
 	thread, round, err, errThread, errRound ctrl
 
@@ -35,21 +36,42 @@ const sched = "$sched"
 // BDD manager with the given configuration. ctx and the configuration's
 // limits bound the construction.
 func Build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config) (*Net, error) {
+	return build(ctx, net, rounds, cfg, false)
+}
+
+// BuildLazy returns the network of the lazy form (doc.go, "The lazy
+// form"): the original rules on the round's copy of the globals, one
+// thread per thread of net (with thread slots), the start of every round
+// kept in copies of its own, and no scheduler: Analyze moves each thread
+// from round to round with the effects of the others.
+func BuildLazy(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config) (*Net, error) {
+	return build(ctx, net, rounds, cfg, true)
+}
+
+func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, lazy bool) (*Net, error) {
 	if rounds < 1 {
 		return nil, fmt.Errorf("seq: round bound %d: need at least 1", rounds)
 	}
-	s := &Net{Orig: net, Rounds: rounds, Threads: len(net.Threads), errID: map[*pds.Label]int{},
+	s := &Net{Orig: net, Rounds: rounds, Threads: len(net.Threads), Lazy: lazy, errID: map[*pds.Label]int{},
 		labels: map[*pds.Label]*pds.Label{}, ends: map[*pds.Label]bool{}}
 	for _, r := range net.Rules {
 		if r.Kind == pds.Fork {
 			return nil, fmt.Errorf("seq: the network still has fork rules: build it from WithThreadSlots")
 		}
 	}
-	b := pds.NewBuilder(pds.Options{MaxThreads: 1, BDD: cfg})
+	threads := 1
+	if lazy {
+		threads = max(1, s.Threads)
+	}
+	b := pds.NewBuilder(pds.Options{MaxThreads: threads, BDD: cfg})
 	s.declare(b)
 	m := b.Manager()
 	err := m.Run(ctx, cfg.Limits, func() error {
-		if err := s.rules(b); err != nil {
+		rules := s.rules
+		if lazy {
+			rules = s.lazyRules
+		}
+		if err := rules(b); err != nil {
 			return err
 		}
 		n, err := b.Build()
@@ -81,26 +103,36 @@ func (s *Net) declare(b *pds.Builder) {
 			s.errID[l] = len(s.errs)
 		}
 	}
-	s.thread = newCtrl(b, "$thread", len(net.Threads))
+	if !s.Lazy {
+		s.thread = newCtrl(b, "$thread", len(net.Threads))
+	}
 	s.round = newCtrl(b, "$round", K)
-	s.err = newCtrl(b, "$err", len(s.errs)+1)
-	s.errThread = newCtrl(b, "$errthread", len(net.Threads))
-	s.errRound = newCtrl(b, "$errround", K)
+	if !s.Lazy {
+		s.err = newCtrl(b, "$err", len(s.errs)+1)
+		s.errThread = newCtrl(b, "$errthread", len(net.Threads))
+		s.errRound = newCtrl(b, "$errround", K)
+	}
 	// Every copy of a global and its guesses are declared together, so
-	// that the layout puts their bits side by side (the final check
-	// compares them).
+	// that the layout puts their bits side by side (the final check, and
+	// the lazy form's effects, compare them). In the lazy form every copy
+	// starts with any value: a thread's round r starts where Analyze
+	// says, and x?r keeps that start.
+	firstGuess := 1
+	if s.Lazy {
+		firstGuess = 0
+	}
 	for _, g := range net.Globals {
 		cs := make([]*pds.Global, K)
 		gs := make([]*pds.Global, K)
 		for r := range K {
 			init := pds.Init{Any: true}
-			if r == 0 {
+			if r == 0 && !s.Lazy {
 				init = g.Init
 			}
 			cs[r] = b.Global(fmt.Sprintf("%s@%d", g.Name, r+1), g.Type, init, g.Pos)
 			cs[r].Hidden = g.Hidden
 		}
-		for r := 1; r < K; r++ {
+		for r := firstGuess; r < K; r++ {
 			gs[r] = b.Global(fmt.Sprintf("%s?%d", g.Name, r+1), g.Type, pds.Init{Any: true}, g.Pos)
 			gs[r].Hidden = g.Hidden
 		}
@@ -117,7 +149,9 @@ func (s *Net) declare(b *pds.Builder) {
 			}
 		}
 	}
-	b.Proc(sched, nil, pds.Pos{})
+	if !s.Lazy {
+		b.Proc(sched, nil, pds.Pos{})
+	}
 }
 
 // ctrl is a variable of the scheduler, one hidden Boolean global a bit
@@ -156,11 +190,12 @@ func (x ctrl) valid(m *bdd.Manager, c int) bdd.Node {
 	return m.Lt(x.vec(m, c), m.ConstVec(uint64(x.values), len(x.bits)+1))
 }
 
-// rules adds the labels, the rules and the thread.
-func (s *Net) rules(b *pds.Builder) error {
-	net, K, nt := s.Orig, s.Rounds, s.Threads
+// labelsOf adds a copy of every original label and returns the copy of
+// every original procedure, checking that the locals are laid out as in
+// the original (the relations moved by Translate keep their local bits).
+func (s *Net) labelsOf(b *pds.Builder) (map[*pds.Proc]*pds.Proc, error) {
+	net := s.Orig
 	n := b.Net()
-	m := n.M
 	procOf := map[*pds.Proc]*pds.Proc{}
 	for i, p := range net.Procs {
 		q := n.Procs[i]
@@ -169,15 +204,14 @@ func (s *Net) rules(b *pds.Builder) error {
 			ql := q.Locals[j]
 			for k := range l.Block {
 				if l.Block[k] != ql.Block[k] {
-					return fmt.Errorf("seq: local %s.%s is laid out differently (a bug)", p.Name, l.Name)
+					return nil, fmt.Errorf("seq: local %s.%s is laid out differently (a bug)", p.Name, l.Name)
 				}
 			}
 		}
 	}
 	if len(n.LocalBits) != len(net.LocalBits) || n.RetBits != net.RetBits {
-		return fmt.Errorf("seq: the local block is laid out differently (a bug)")
+		return nil, fmt.Errorf("seq: the local block is laid out differently (a bug)")
 	}
-	sp := n.Procs[len(net.Procs)]
 	for _, l := range net.Labels {
 		s.labels[l] = b.Label(procOf[l.Proc], l.Name, l.Pos)
 		s.labels[l].Message = l.Message
@@ -187,6 +221,93 @@ func (s *Net) rules(b *pds.Builder) error {
 			b.SetEntry(s.labels[p.Entry])
 		}
 	}
+	return procOf, nil
+}
+
+// lifter returns the function that moves an original relation into the
+// new manager: the disjunction over r of the relation on round r's copies
+// of the globals, guarded by $round = r, every other copy unchanged.
+func (s *Net) lifter(b *pds.Builder) func(bdd.Node) bdd.Node {
+	net, K := s.Orig, s.Rounds
+	n := b.Net()
+	m := n.M
+	keepOthers := make([]bdd.Node, K) // every global but round r's copies unchanged
+	for r := range K {
+		var skip []*pds.Global
+		for _, cs := range s.copies {
+			skip = append(skip, cs[r])
+		}
+		keepOthers[r] = n.Unchanged(skip...)
+	}
+	return func(rel bdd.Node) bdd.Node {
+		out := m.False()
+		for r := range K {
+			x := m.Translate(net.M, rel, s.mapping(net, n, r))
+			x = m.And(x, s.round.is(m, pds.GCur, uint64(r)), keepOthers[r])
+			out = m.Or(out, x)
+		}
+		return out
+	}
+}
+
+// lazyRules adds the labels, the original rules on the round's copies
+// and a thread for every original thread: the lazy form's network.
+func (s *Net) lazyRules(b *pds.Builder) error {
+	procOf, err := s.labelsOf(b)
+	if err != nil {
+		return err
+	}
+	lift := s.lifter(b)
+	// A slot's thread wakes up with a step into another procedure, which
+	// a built network cannot hold: a push of the procedure's entry above
+	// $woke, a label without rules (the thread is as finished when it
+	// returns there).
+	var woke *pds.Label
+	for _, p := range s.Orig.Procs {
+		if len(p.Labels) > 0 && s.Orig.IsDormant(p.Labels[0]) {
+			woke = b.Label(procOf[p], "$woke", pds.Pos{})
+		}
+	}
+	for _, r := range s.Orig.Rules {
+		from, to := s.labels[r.From], s.labels[r.To]
+		switch r.Kind {
+		case pds.Step:
+			if s.Orig.IsDormant(r.From) {
+				b.Push(from, to, woke, lift(r.Rel), r.Pos)
+				break
+			}
+			b.Step(from, to, lift(r.Rel), r.Pos)
+		case pds.Push:
+			b.Push(from, to, s.labels[r.Ret], lift(r.Rel), r.Pos)
+		case pds.Pop:
+			b.Pop(from, lift(r.Rel), r.Pos)
+		}
+	}
+	for _, l := range s.Orig.Labels {
+		if l.Recv != nil {
+			b.SetRecv(s.labels[l], lift(*l.Recv))
+		}
+	}
+	for _, t := range s.Orig.Threads {
+		var stack []pds.Frame
+		for _, f := range t.Stack {
+			stack = append(stack, pds.Frame{Label: s.labels[f.Label], Locals: f.Locals})
+		}
+		b.Thread(t.Name, stack...)
+	}
+	return b.Net().M.Err()
+}
+
+// rules adds the labels, the rules and the thread.
+func (s *Net) rules(b *pds.Builder) error {
+	net, K, nt := s.Orig, s.Rounds, s.Threads
+	n := b.Net()
+	m := n.M
+	procOf, err := s.labelsOf(b)
+	if err != nil {
+		return err
+	}
+	sp := n.Procs[len(net.Procs)]
 	base := b.Label(sp, "$base", pds.Pos{})
 	var woke *pds.Label // the bottom of a woken slot thread
 	for _, p := range net.Procs {
@@ -231,23 +352,7 @@ func (s *Net) rules(b *pds.Builder) error {
 	}
 
 	// The original rules, on the round's copy of the globals.
-	keepOthers := make([]bdd.Node, K) // every global but round r's copies unchanged
-	for r := range K {
-		var skip []*pds.Global
-		for _, cs := range s.copies {
-			skip = append(skip, cs[r])
-		}
-		keepOthers[r] = n.Unchanged(skip...)
-	}
-	lift := func(rel bdd.Node) bdd.Node {
-		out := m.False()
-		for r := range K {
-			x := m.Translate(net.M, rel, s.mapping(net, n, r))
-			x = m.And(x, s.round.is(m, pds.GCur, uint64(r)), keepOthers[r])
-			out = m.Or(out, x)
-		}
-		return out
-	}
+	lift := s.lifter(b)
 	for _, r := range net.Rules {
 		from, to := s.labels[r.From], s.labels[r.To]
 		switch {

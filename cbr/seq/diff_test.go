@@ -135,12 +135,18 @@ func randomParams(seed uint64) randnet.Params {
 		LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3, Recursive: seed%4 == 0}
 }
 
+// forms are the engine's two forms.
+var forms = []struct {
+	name string
+	lazy bool
+}{{"eager", false}, {"lazy", true}}
+
 // TestRandomDifferential: on random programs with 2 or 3 threads, forks
-// and recursion, for K = 1..3 rounds, the engine agrees with the
+// and recursion, for K = 1..3 rounds, both forms agree with the
 // round-robin reference on the verdict and on every violation site with
-// its fewest rounds; and it reports a start beyond the thread bound when
-// the reference meets one. (Three rounds only with two threads or no
-// forks: see maxK.)
+// its fewest rounds; and they report a start beyond the thread bound when
+// the reference meets one. (The eager form skips three rounds of three
+// threads that fork.)
 func TestRandomDifferential(t *testing.T) {
 	seeds := 80
 	if testing.Short() {
@@ -153,48 +159,52 @@ func TestRandomDifferential(t *testing.T) {
 		p := randomParams(seed)
 		net, err := randnet.Generate(seed, p)
 		require.NoError(t, err, "seed %d", seed)
-		// Three rounds of three threads with thread slots hold 60 bits
-		// of globals in 2K copies in the summaries: seconds to minutes
-		// each (the eager form's cost, the paper's |P|^2K).
-		maxK := 3
-		if p.Threads == 3 && p.Forks {
-			maxK = 2
-		}
-		for K := 1; K <= maxK; K++ {
+		for K := 1; K <= 3; K++ {
 			ref := roundRobin(t, net, K, depth)
 			if ref.capped {
 				continue // the reference did not see every run
 			}
-			res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
-			require.NoError(t, err, "seed %d K %d", seed, K)
-			if errors.Is(res.Limit, engine.ErrNodeLimit) {
-				limited++
-				continue
-			}
-			require.Equal(t, engine.Rounds, res.Unit)
-			require.Equal(t, ref.list(), engineSites(&res.Result), "seed %d K %d: violation sites", seed, K)
-			require.Equal(t, ref.verdict(), res.Verdict, "seed %d K %d: verdict (%s)", seed, K, res.Reason)
-			require.Equal(t, ref.cutoff, res.Limit != nil, "seed %d K %d: thread bound (%v)", seed, K, res.Limit)
-			compared++
-			if len(ref.sites) > 0 {
-				violations++
-			}
-
-			// Stopping at the first violation (deepening, post* stopped
-			// early) reports one with the fewest rounds.
-			first, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, Limits: engine.Limits{MaxNodes: 1 << 21}})
-			require.NoError(t, err, "seed %d K %d", seed, K)
-			if errors.Is(first.Limit, engine.ErrNodeLimit) {
-				continue
-			}
-			require.Equal(t, ref.verdict(), first.Verdict, "seed %d K %d: verdict stopping at the first violation", seed, K)
-			if len(ref.sites) > 0 {
-				fewest := K
-				for _, r := range ref.sites {
-					fewest = min(fewest, r)
+			for _, f := range forms {
+				if !f.lazy && K == 3 && p.Threads == 3 && p.Forks {
+					// Three rounds of three threads with thread slots
+					// hold 60 bits of globals in 2K copies in the eager
+					// summaries: seconds to minutes each (the paper's
+					// |P|^2K). The lazy form takes milliseconds.
+					continue
 				}
-				require.Len(t, first.Violations, 1)
-				require.Equal(t, fewest, first.Contexts(), "seed %d K %d: rounds of the first violation", seed, K)
+				res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true, Lazy: f.lazy, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
+				if errors.Is(res.Limit, engine.ErrNodeLimit) {
+					limited++
+					continue
+				}
+				require.Equal(t, engine.Rounds, res.Unit)
+				require.Equal(t, ref.list(), engineSites(&res.Result), "seed %d K %d %s: violation sites", seed, K, f.name)
+				require.Equal(t, ref.verdict(), res.Verdict, "seed %d K %d %s: verdict (%s)", seed, K, f.name, res.Reason)
+				require.Equal(t, ref.cutoff, res.Limit != nil, "seed %d K %d %s: thread bound (%v)", seed, K, f.name, res.Limit)
+				compared++
+				if len(ref.sites) > 0 {
+					violations++
+				}
+
+				// Stopping at the first violation (eager: deepening,
+				// post* stopped early; lazy: after the first thread
+				// that reaches one) reports one with the fewest rounds.
+				first, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, Lazy: f.lazy, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
+				if errors.Is(first.Limit, engine.ErrNodeLimit) {
+					continue
+				}
+				require.Equal(t, ref.verdict(), first.Verdict, "seed %d K %d %s: verdict stopping at the first violation", seed, K, f.name)
+				if len(ref.sites) > 0 {
+					fewest := K
+					for _, r := range ref.sites {
+						fewest = min(fewest, r)
+					}
+					require.Len(t, first.Violations, 1)
+					require.Equal(t, fewest, first.Contexts(), "seed %d K %d %s: rounds of the first violation", seed, K, f.name)
+					require.Equal(t, fewest-1, first.Complete, "seed %d K %d %s: rounds explored completely", seed, K, f.name)
+				}
 			}
 		}
 	}
@@ -228,7 +238,7 @@ func TestBoundsAgainstCBR(t *testing.T) {
 			require.NoError(t, err)
 			wide, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: n * K, All: true})
 			require.NoError(t, err)
-			res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true})
+			res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true, Lazy: seed%2 == 0})
 			require.NoError(t, err)
 			if byCtx.Verdict == engine.Unknown || wide.Verdict == engine.Unknown || res.Verdict == engine.Unknown {
 				continue

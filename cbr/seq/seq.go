@@ -25,6 +25,10 @@ const DefaultRounds = 2
 type Options struct {
 	Rounds int  // the bound K on rounds of round-robin (default DefaultRounds)
 	All    bool // report every violation site, not only one with the fewest rounds
+	// Lazy selects the lazy form (the paper's Section 6: each thread
+	// explored from the starts the others reach, round by round) over
+	// the eager one (every start guessed, Sections 3 to 5).
+	Lazy bool
 	// Limits: MaxNodes and MaxMemory bound the sequential network's BDD
 	// manager (its construction and post*); MaxTuples does not apply.
 	// Time comes with ctx.
@@ -90,6 +94,10 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		}
 		return nil
 	})
+	if err == nil && opts.Lazy {
+		err = analyzeLazy(ctx, eng, opts, res, start, lim)
+		return finish(res, err, net, start, res.Complete < res.Bound)
+	}
 	// Stopping at the first violation deepens the bound (every K a new
 	// network) and stops post* at the first checked error: the first K
 	// with one is its fewest rounds. With All, one run at the bound
@@ -112,13 +120,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		}
 		res.Net = sn
 		n := sn.Net
-		res.Seq.Rules, res.Seq.Labels, res.Seq.Threads, res.Seq.GlobalBits, res.Seq.Nodes = len(n.Rules), len(n.Labels), sn.Threads, 0, 0
-		for _, g := range n.Globals {
-			res.Seq.GlobalBits += g.Type.Bits
-		}
-		for _, r := range n.Rules {
-			res.Seq.Nodes += n.M.Size(r.Rel)
-		}
+		res.Seq.noteNet(sn)
 		post := time.Now()
 		err = n.M.Run(ctx, lim, func() error { return sn.run(ctx, opts, res, start, !opts.All) })
 		res.Seq.PostTime += time.Since(post)
@@ -141,6 +143,50 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	if err == nil {
 		err = cutoff
 	}
+	return finish(res, err, net, start, stopped)
+}
+
+// analyzeLazy builds the lazy form's network for opts.Rounds and runs it
+// round by round (no deepening: round k's results are the next one's
+// start).
+func analyzeLazy(ctx context.Context, eng *pds.Network, opts Options, res *Result, start time.Time, lim bdd.Limits) error {
+	b := time.Now()
+	cfg := opts.BDD
+	cfg.Limits = lim
+	sn, err := BuildLazy(ctx, eng, opts.Rounds, cfg)
+	res.Seq.BuildTime += time.Since(b)
+	if err != nil {
+		return err
+	}
+	res.Net = sn
+	res.Seq.noteNet(sn)
+	post := time.Now()
+	complete := -1
+	err = sn.Net.M.Run(ctx, lim, func() error {
+		var err error
+		complete, err = sn.runLazy(ctx, opts, res, start)
+		return err
+	})
+	res.Seq.PostTime += time.Since(post)
+	res.Stats.PeakNodes = max(res.Stats.PeakNodes, sn.Net.M.PeakNodes())
+	res.Complete = complete
+	return err
+}
+
+// noteNet records the figures of a sequential network.
+func (st *Stats) noteNet(sn *Net) {
+	n := sn.Net
+	st.Rules, st.Labels, st.Threads, st.GlobalBits, st.Nodes = len(n.Rules), len(n.Labels), sn.Threads, 0, 0
+	for _, g := range n.Globals {
+		st.GlobalBits += g.Type.Bits
+	}
+	for _, r := range n.Rules {
+		st.Nodes += n.M.Size(r.Rel)
+	}
+}
+
+// finish decides the verdict of a run that ended with err.
+func finish(res *Result, err error, net *pds.Network, start time.Time, stopped bool) (*Result, error) {
 	res.Stats.Time = time.Since(start)
 	switch {
 	case err != nil && engine.IsLimit(err):
@@ -245,7 +291,7 @@ func (s *Net) run(ctx context.Context, opts Options, res *Result, start time.Tim
 			return !s.ends[t.Label] || m.And(d, real).IsFalse()
 		}
 	}
-	steps, err := s.saturate(ctx, sat, opts, res, start)
+	steps, err := s.saturate(ctx, sat, s.Rounds, opts, res, start)
 	if err != nil {
 		return err
 	}
@@ -255,7 +301,7 @@ func (s *Net) run(ctx context.Context, opts Options, res *Result, start time.Tim
 		// Stopped on a label whose configurations are not accepted (a
 		// safeguard: post* adds only reachable ones): saturate fully.
 		sat = symauto.NewSaturation(s.Init(sp), 0)
-		more, err := s.saturate(ctx, sat, opts, res, start)
+		more, err := s.saturate(ctx, sat, s.Rounds, opts, res, start)
 		if err != nil {
 			return err
 		}
@@ -279,7 +325,7 @@ func hasError(sites []Site) bool {
 
 // saturate runs sat until done, checking ctx and the manager, and returns
 // its steps.
-func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, opts Options, res *Result, start time.Time) (int, error) {
+func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, round int, opts Options, res *Result, start time.Time) (int, error) {
 	for !sat.Done() {
 		sat.Step()
 		if sat.Steps()&63 == 0 {
@@ -290,7 +336,7 @@ func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, opts Option
 				return sat.Steps(), err
 			}
 			if opts.OnProgress != nil && sat.Steps()%ProgressEvery == 0 {
-				opts.OnProgress(engine.Progress{Level: s.Rounds, PostStar: res.Stats.PostStarCalls + 1, Tuples: res.Stats.PostStarSteps + sat.Steps(), Elapsed: time.Since(start)})
+				opts.OnProgress(engine.Progress{Level: round, PostStar: res.Stats.PostStarCalls + 1, Tuples: res.Stats.PostStarSteps + sat.Steps(), Elapsed: time.Since(start)})
 			}
 		}
 	}
@@ -321,7 +367,12 @@ func (s *Net) report(sites []Site, opts Options, res *Result) error {
 		return err
 	}
 	if cutoff {
-		return fmt.Errorf("seq: a start would exceed the thread bound of %d threads: %w", s.Orig.MaxThreads, engine.ErrThreadBound)
+		return s.cutoffErr()
 	}
 	return nil
+}
+
+// cutoffErr is the error of a start beyond the thread bound.
+func (s *Net) cutoffErr() error {
+	return fmt.Errorf("seq: a start would exceed the thread bound of %d threads: %w", s.Orig.MaxThreads, engine.ErrThreadBound)
 }

@@ -74,7 +74,7 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 	}
 	for _, f := range engineOf {
 		if f.flag == "split" && e.name == seq.Name {
-			continue // eager, or lazy when it exists (checkSeq)
+			continue // its eager or lazy form (checkSeq)
 		}
 		if fs.Changed(f.flag) && f.engine != e.name {
 			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, f.engine, e.name)

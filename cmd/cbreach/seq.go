@@ -21,8 +21,8 @@ import (
 // checkSeq checks the flags that the seq engine takes differently.
 func checkSeq(c *config, opts *cbr.Options, targets bool) error {
 	switch {
-	case c.split == "lazy" && c.engine.splitGiven:
-		return fmt.Errorf("--engine seq: the lazy form (Lal and Reps' Section 6) is not implemented yet; --split eager is")
+	case c.split != "lazy" && c.split != "eager":
+		return fmt.Errorf("--split: want eager or lazy, got %q", c.split)
 	case c.unbounded || c.perBound:
 		return fmt.Errorf("--engine seq takes a bound of rounds: no --unbounded or --per-bound")
 	case targets:
@@ -33,7 +33,7 @@ func checkSeq(c *config, opts *cbr.Options, targets bool) error {
 
 // runSeq runs the seq engine with the options of the command.
 func runSeq(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
-	so := seq.Options{Rounds: opts.Contexts, All: opts.All, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory},
+	so := seq.Options{Rounds: opts.Contexts, All: opts.All, Lazy: c.split == "lazy", Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory},
 		OnProgress: opts.OnProgress}
 	r, err := seq.Analyze(ctx, net, so)
 	if r == nil {
@@ -49,7 +49,11 @@ func printSeq(ctx context.Context, w io.Writer, net *pds.Network, c *config) err
 	if err != nil {
 		return err
 	}
-	s, err := seq.Build(ctx, slotted, c.contexts, bdd.Config{Limits: limitsOf(c)})
+	build := seq.Build
+	if c.split == "lazy" {
+		build = seq.BuildLazy
+	}
+	s, err := build(ctx, slotted, c.contexts, bdd.Config{Limits: limitsOf(c)})
 	if err != nil {
 		return err
 	}
@@ -93,7 +97,7 @@ func reportSeq(w io.Writer, c *config, r *cbr.Result) {
 		if st == nil {
 			st = &seq.Stats{}
 		}
-		fmt.Fprintf(&b, "sequential reduction (eager): %s, %d rules, %d post* steps, %.3fs\n", plural(st.Threads, "thread"), st.Rules, r.Stats.PostStarSteps, r.Stats.Time.Seconds())
+		fmt.Fprintf(&b, "sequential reduction (%s): %s, %d rules, %d post* steps, %.3fs\n", c.split, plural(st.Threads, "thread"), st.Rules, r.Stats.PostStarSteps, r.Stats.Time.Seconds())
 		if c.stats {
 			fmt.Fprintf(&b, "build: %.3fs, post*: %.3fs\nlabels: %d, bits of globals: %d, nodes of the rules: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
 				st.BuildTime.Seconds(), st.PostTime.Seconds(), st.Labels, st.GlobalBits, st.Nodes, r.Stats.PeakNodes)
@@ -137,7 +141,7 @@ type jsonSeq struct {
 
 func writeSeqJSON(w io.Writer, c *config, r *cbr.Result) {
 	out := jsonSeq{Version: version, Engine: seq.Name, Unit: engine.Rounds.String(), Verdict: r.Verdict.String(), Reason: r.Reason,
-		Bound: r.Bound, Complete: r.Complete, Split: "eager", Violations: []jsonSeqViolation{}}
+		Bound: r.Bound, Complete: r.Complete, Split: c.split, Violations: []jsonSeqViolation{}}
 	if n := r.Contexts(); n >= 0 {
 		out.Rounds = &n
 	}
