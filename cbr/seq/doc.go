@@ -108,13 +108,17 @@
 // data). The scheduler's variables are Booleans declared first, so they
 // come first in the BDD order: every rule tests $round, and a relation
 // that picks the copy after reading it would be the product of the
-// copies. Every bound K is a new network: deepening over K rebuilds it
-// (the build is the `build` figure of --stats; on the examples a few
-// milliseconds to a second, a small part of a run).
+// copies. In the eager form every bound K is a new network: deepening
+// over K rebuilds it (the build is the `build` figure of --stats; on the
+// examples a few milliseconds to a second, a small part of a run); the
+// lazy form builds one network for the bound.
 //
 // # All sites, or the first
 //
-// With Options.All, one network for the bound K and a complete post*
+// The lazy form runs round by round and reports each label with the
+// first round in which a thread reaches it; without Options.All it stops
+// after the first thread that does. In the eager form, with Options.All,
+// one network for the bound K and a complete post*
 // give every site with its fewest rounds. Without it, Analyze deepens:
 // K' = 1, 2, ... each a new network, post* stopped as soon as a `$end`
 // transition gets a label naming an error label (not a cutoff); the
@@ -135,21 +139,29 @@
 // made up front, for every value, as symbolic constants in the initial
 // configuration, so that post* explores every thread from every guessed
 // start, reachable or not, and the checks at the end discard the wrong
-// ones; lazy (Fig. 5) would start a thread's round r+1 only from values
+// ones; lazy (Fig. 5) starts a thread's round r+1 only from values
 // that the previous threads actually produced, by running the threads'
-// summaries in tandem, and explores only reachable values. Eager costs
+// effects in tandem, and explores only reachable values. Eager costs
 // summaries over 2K copies of the globals, the |P|^2K of the paper's
 // Section 4: fast when the globals are few bits, slow as they grow (a
 // thread-slot network of three threads carries 20 bits per round). With
 // `start`, every slot is a thread of the round-robin order and its hidden
 // globals are guessed too, so that a guess may wake a dormant slot that
 // no thread started (the check discards it, after post* explored it):
-// keep --max-threads as low as the program needs (race.bp, 2 rounds: 15 s
-// with the default 8 threads, 0.2 s with 2; spawn.pds: over 30 s with 8,
-// 0.5 s with 3).
+// with the eager form, keep --max-threads as low as the program needs
+// (race.bp, 2 rounds: 15 s with the default 8 threads, 0.2 s with 2;
+// spawn.pds: over 30 s with 8, 0.5 s with 3). The lazy form wakes a slot
+// only when a thread started it (spawn.pds, 2 rounds, 8 threads: 0.17 s).
+//
+// Measured (benchmarks/results/seq.md): on the bundled Bluetooth driver
+// within 3 rounds the eager form takes 26 s and the lazy one 0.14 s; the
+// eager form wins only where a few bits of globals make its guesses cheap
+// and the lazy form's start copies cost more than they save.
 //
 // # Not here yet
 //
-// The lazy form (Section 6); CUBA targets (a visible state needs every
-// thread's top at once, which the sequential run has buried); traces.
+// CUBA targets (a visible state needs every thread's top at once, which
+// neither form keeps: the eager one has buried the other threads' stacks,
+// the lazy one keeps each thread's configurations apart, related only
+// through the globals); traces.
 package seq

@@ -18,23 +18,26 @@ import (
 func TestLimits(t *testing.T) {
 	src, err := os.ReadFile("../../examples/spawn.pds")
 	require.NoError(t, err)
-	for _, nodes := range []int{100, 1000, 4000, 10000, 30000, 100000} {
+	for _, f := range forms {
+		for _, nodes := range []int{100, 1000, 4000, 10000, 30000, 100000} {
+			net, err := frontend.Compile("spawn.pds", src)
+			require.NoError(t, err)
+			net.MaxThreads = 3
+			res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: 2, Lazy: f.lazy, Limits: engine.Limits{MaxNodes: nodes}})
+			require.NoError(t, err, "%s, %d nodes", f.name, nodes)
+			if res.Verdict != engine.Safe {
+				require.Equal(t, engine.Unknown, res.Verdict, "%s, %d nodes", f.name, nodes)
+				require.True(t, errors.Is(res.Limit, engine.ErrNodeLimit), "%s, %d nodes: %v", f.name, nodes, res.Limit)
+				require.Less(t, res.Complete, 2, "%s, %d nodes", f.name, nodes)
+			}
+		}
 		net, err := frontend.Compile("spawn.pds", src)
 		require.NoError(t, err)
-		net.MaxThreads = 3
-		res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: 2, Limits: engine.Limits{MaxNodes: nodes}})
-		require.NoError(t, err, "%d nodes", nodes)
-		if res.Verdict != engine.Safe {
-			require.Equal(t, engine.Unknown, res.Verdict, "%d nodes", nodes)
-			require.True(t, errors.Is(res.Limit, engine.ErrNodeLimit), "%d nodes: %v", nodes, res.Limit)
-		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, err := seq.Analyze(ctx, net, seq.Options{Rounds: 2, Lazy: f.lazy})
+		require.NoError(t, err)
+		require.Equal(t, engine.Unknown, res.Verdict, f.name)
+		require.ErrorIs(t, res.Limit, context.Canceled, f.name)
 	}
-	net, err := frontend.Compile("spawn.pds", src)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	res, err := seq.Analyze(ctx, net, seq.Options{Rounds: 2})
-	require.NoError(t, err)
-	require.Equal(t, engine.Unknown, res.Verdict)
-	require.ErrorIs(t, res.Limit, context.Canceled)
 }

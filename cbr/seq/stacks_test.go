@@ -42,7 +42,7 @@ func stacksNet(t *testing.T, want uint64, empty bool) *pds.Network {
 	return built
 }
 
-// TestInitialStacks: the engine agrees with the round-robin reference on
+// TestInitialStacks: both forms agree with the round-robin reference on
 // networks whose threads start with two frames or none.
 func TestInitialStacks(t *testing.T) {
 	for _, want := range []uint64{1, 2, 3} {
@@ -50,12 +50,14 @@ func TestInitialStacks(t *testing.T) {
 			net := stacksNet(t, want, empty)
 			for K := 1; K <= 2; K++ {
 				ref := roundRobin(t, net, K, 8)
-				res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: K, All: true})
-				require.NoError(t, err)
-				require.Equal(t, ref.list(), engineSites(&res.Result), "x == %d, empty thread %v, K %d", want, empty, K)
-				require.Equal(t, ref.verdict(), res.Verdict)
-				if want <= 2 {
-					require.Equal(t, engine.Violation, res.Verdict, "x == %d must be reachable", want)
+				for _, f := range forms {
+					res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: K, All: true, Lazy: f.lazy})
+					require.NoError(t, err)
+					require.Equal(t, ref.list(), engineSites(&res.Result), "x == %d, empty thread %v, K %d, %s", want, empty, K, f.name)
+					require.Equal(t, ref.verdict(), res.Verdict)
+					if want <= 2 {
+						require.Equal(t, engine.Violation, res.Verdict, "x == %d must be reachable (%s)", want, f.name)
+					}
 				}
 			}
 		}
