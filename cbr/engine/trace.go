@@ -101,11 +101,22 @@ func (t *Trace) Preemptions(n *pds.Network) (int, error) {
 }
 
 // Units returns the number of units of the bound the trace uses:
-// contexts, or preempting switches (Preemptions) on n, the network the
-// engine ran.
+// contexts, preempting switches (Preemptions) on n, the network the
+// engine ran, or rounds of round-robin (Rounds): the fewest rounds whose
+// schedules hold the trace's contexts in order, one more at every
+// context whose thread does not come after the previous one's.
 func (t *Trace) Units(n *pds.Network, u Unit) (int, error) {
-	if u == Preemptions {
+	switch u {
+	case Preemptions:
 		return t.Preemptions(n)
+	case Rounds:
+		rounds := 0
+		for i, c := range t.Contexts {
+			if i == 0 || c.Thread <= t.Contexts[i-1].Thread {
+				rounds++
+			}
+		}
+		return rounds, nil
 	}
 	return len(t.Contexts), nil
 }

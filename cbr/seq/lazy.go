@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 )
@@ -27,6 +28,14 @@ type lazy struct {
 	nextToCur            *bdd.Renaming // x@, x? in GNext -> GCur
 	mid, round           bdd.VarSet    // x@ in GNext; $round in G
 	init1                bdd.Node      // x@1 holds the original initial values
+
+	// For traces (trace.go).
+	hist                      *history
+	endToStart, startToEnd    *bdd.Renaming // x@r <-> x?r
+	nextToStart, unshift      *bdd.Renaming // x@r in GNext -> x?r; x?(r+1) -> x@r
+	init1AsStart              bdd.Node      // x?1 holds the original initial values
+	startSet, endSet          bdd.VarSet    // x?, x@ (G)
+	tupleSet, firstStart      bdd.VarSet    // both; x?1
 }
 
 func newLazy(s *Net) *lazy {
@@ -50,6 +59,24 @@ func newLazy(s *Net) *lazy {
 			ncTo = append(ncTo, ref(x, pds.GCur), ref(q, pds.GCur))
 		}
 	}
+	var nsFrom, nsTo, usFrom, usTo, firsts []bdd.Ref
+	for i := range s.copies {
+		for r := range s.Rounds {
+			nsFrom, nsTo = append(nsFrom, ref(s.copies[i][r], pds.GNext)), append(nsTo, ref(s.guess[i][r], pds.GCur))
+			if r+1 < s.Rounds {
+				usFrom, usTo = append(usFrom, ref(s.guess[i][r+1], pds.GCur)), append(usTo, ref(s.copies[i][r], pds.GCur))
+			}
+		}
+		firsts = append(firsts, ref(s.guess[i][0], pds.GCur))
+	}
+	z.endToStart, z.startToEnd = m.Renaming(ends, starts), m.Renaming(starts, ends)
+	z.nextToStart = m.Renaming(nsFrom, nsTo)
+	if len(usFrom) > 0 {
+		z.unshift = m.Renaming(usFrom, usTo)
+	}
+	z.startSet, z.endSet = m.Set(starts...), m.Set(ends...)
+	z.tupleSet = m.Union(z.startSet, z.endSet)
+	z.firstStart = m.Set(firsts...)
 	z.endToMid = m.Renaming(ends, mids)
 	z.startToMid = m.Renaming(starts, startMids)
 	z.shift = m.Renaming(shFrom, shTo)
@@ -62,6 +89,7 @@ func newLazy(s *Net) *lazy {
 	}
 	z.round = m.Set(rs...)
 	z.init1 = m.Translate(s.Orig.M, s.Orig.InitRel(pds.GCur), s.mapping(s.Orig, n, 0))
+	z.init1AsStart = m.Rename(z.init1, z.endToStart)
 	return z
 }
 
@@ -119,6 +147,16 @@ func (z *lazy) entry(j, k int) bdd.Node {
 func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time.Time) (complete int, err error) {
 	z := newLazy(s)
 	m := z.m
+	if opts.Traces {
+		z.hist = &history{in: make([][]*symauto.Auto, s.Threads), effect: make([][]bdd.Node, s.Threads), where: map[*pds.Label][2]int{}}
+		defer func() {
+			if err == nil || engine.IsLimit(err) {
+				if e := z.buildTraces(ctx, res); e != nil && err == nil {
+					err = e
+				}
+			}
+		}()
+	}
 	errs := map[*pds.Label]*pds.Label{} // copy -> original error or cutoff label
 	for _, l := range s.errs {
 		errs[s.labels[l]] = l
@@ -135,6 +173,9 @@ func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time
 				a = z.sp.Init(s.Net.Threads[j])
 			}
 			a = a.Reassign(z.round, m.And(z.entry(j, k), s.round.is(m, pds.GCur, uint64(k))))
+			if z.hist != nil {
+				z.hist.in[j] = append(z.hist.in[j], a)
+			}
 			sat := symauto.NewSaturation(a, k+1)
 			steps, err := s.saturate(ctx, sat, k+1, opts, res, start)
 			res.Stats.PostStarCalls++
@@ -145,6 +186,9 @@ func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time
 			a = sat.Result()
 			z.auto[j] = a
 			z.effect[j] = m.Exists(a.Accepting(), z.round)
+			if z.hist != nil {
+				z.hist.effect[j] = append(z.hist.effect[j], z.effect[j])
+			}
 			for _, t := range a.Tops(func(l *pds.Label) bool { return errs[l] != nil }) {
 				switch l := errs[t.Label]; {
 				case l.Kind == pds.Cutoff:
@@ -152,6 +196,9 @@ func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time
 				case !seen[l]:
 					seen[l] = true
 					sites = append(sites, Site{Label: l, Thread: j, Rounds: k + 1})
+					if z.hist != nil {
+						z.hist.where[l] = [2]int{j, k}
+					}
 				}
 			}
 			if err := m.Err(); err != nil {
@@ -176,4 +223,22 @@ func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time
 		return cutoffAt, s.cutoffErr()
 	}
 	return s.Rounds, nil
+}
+
+// buildTraces gives every violation of res its trace (trace.go), checked
+// by replay on the network with thread slots.
+func (z *lazy) buildTraces(ctx context.Context, res *Result) error {
+	if len(res.Violations) == 0 {
+		return nil
+	}
+	t := time.Now()
+	res.SetTraces(z.s.Orig, func(f engine.Found) (*engine.Trace, bool, error) {
+		tr, err := z.traceOf(ctx, f)
+		if e := z.m.Err(); e != nil {
+			err = e
+		}
+		return tr, true, err
+	})
+	res.Stats.TraceTime += time.Since(t)
+	return nil
 }

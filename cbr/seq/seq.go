@@ -29,6 +29,10 @@ type Options struct {
 	// explored from the starts the others reach, round by round) over
 	// the eager one (every start guessed, Sections 3 to 5).
 	Lazy bool
+	// Traces gives every violation a trace (engine.Found.Trace), replayed
+	// on the explicit semantics before it is returned: the lazy form
+	// only (the eager one's run holds no thread's run apart).
+	Traces bool
 	// Limits: MaxNodes and MaxMemory bound the sequential network's BDD
 	// manager (its construction and post*); MaxTuples does not apply.
 	// Time comes with ctx.
@@ -82,6 +86,9 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	}
 	if opts.Rounds < 1 {
 		return nil, fmt.Errorf("seq: round bound %d: need at least 1", opts.Rounds)
+	}
+	if opts.Traces && !opts.Lazy {
+		return nil, fmt.Errorf("seq: traces come from the lazy form (Options.Lazy)")
 	}
 	res := &Result{Result: engine.Result{Bound: opts.Rounds, Unit: engine.Rounds, Complete: -1, Converged: -1}}
 	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}

@@ -80,11 +80,6 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, f.engine, e.name)
 		}
 	}
-	for _, f := range []string{"trace", "no-trace"} {
-		if e.name == seq.Name && fs.Changed(f) {
-			return fmt.Errorf("--%s: --engine seq does not build traces yet (--engine cbr and explicit do)", f)
-		}
-	}
 	if e.name == seq.Name && c.unit != cbr.Contexts {
 		return fmt.Errorf("--count: --engine seq counts rounds, not %s", c.unit)
 	}

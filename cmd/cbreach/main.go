@@ -254,7 +254,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			r := &cbr.Result{Verdict: cbr.Unknown, Bound: c.contexts, Unit: c.unit, Complete: -1, Converged: -1, Limit: err, Reason: limitWords(err) + " while compiling " + file,
 				Stats: cbr.Stats{TuplesPerLevel: make([]int, c.contexts+1)}}
 			if c.engine.name == seq.Name {
-				reportSeq(stdout, &c, r)
+				reportSeq(stdout, in, &c, r)
 				return exitUnknown
 			}
 			report(stdout, in, &c, opts.Split, r, nil)
@@ -318,7 +318,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 	}
 	if c.engine.name == seq.Name {
-		reportSeq(stdout, &c, res)
+		reportSeq(stdout, in, &c, res)
 	} else {
 		report(stdout, in, &c, opts.Split, res, counts)
 	}

@@ -115,7 +115,12 @@ func TestCommandLine(t *testing.T) {
 		{"seq-json-violation", []string{"--json", "--engine", "seq", "-k", "3", "--all", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		// Stopped at the first violation (round 2): complete up to round 1.
 		{"seq-json-first", []string{"--json", "--engine", "seq", "-k", "3", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
-		{"seq-no-trace", []string{"--engine", "seq", "--no-trace", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitUsage},
+		{"seq-no-trace", []string{"--engine", "seq", "--no-trace", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"seq-trace", []string{"--engine", "seq", "--trace", "-k", "2", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		{"seq-trace-start-loop", []string{"--engine", "seq", "--trace", "--max-threads", "4", "-k", "2", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		{"seq-json-trace-start-loop", []string{"--json", "--engine", "seq", "--max-threads", "4", "-k", "2", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		{"seq-trace-recursion", []string{"--engine", "seq", "--trace", "-k", "2", filepath.Join("..", "..", "examples", "recursion.pds")}, exitViolation},
+		{"seq-eager-trace", []string{"--engine", "seq", "--split", "eager", "--trace", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitUsage},
 		{"per-bound-zero-preemptions", []string{"--per-bound", "--count", "preemptions", "-k", "0", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitSafe},
 		{"seq-print-rules", []string{"--engine", "seq", "-k", "2", "--print-rules", filepath.Join("testdata", "bounds.pds")}, exitSafe},
 		{"seq-lazy", []string{"--engine", "seq", "--split", "lazy", "-k", "3", "--stats", bt}, exitViolation},

@@ -62,17 +62,7 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 				break
 			}
 			fmt.Fprintf(&b, "VIOLATION %s\n", describe(v, r.Unit))
-			switch {
-			case c.quiet:
-			case v.Trace != nil && c.trace.full:
-				tr.full(&b, v.Trace)
-			case v.Trace != nil:
-				tr.compact(&b, v.Trace)
-			case v.TraceErr != nil && cbr.IsLimit(v.TraceErr):
-				fmt.Fprintf(&b, "  (no trace: %s while building it)\n", limitWords(v.TraceErr))
-			case v.TraceErr != nil:
-				fmt.Fprintf(&b, "  (no trace: internal error)\n")
-			}
+			tr.write(&b, c, v)
 		}
 	case r.Verdict == cbr.Unknown && r.Complete < 0 && r.Stats.ViewTuples > 0:
 		fmt.Fprintf(&b, "UNKNOWN: %s; no bound was explored completely (bound %s)\n", r.Reason, bound(c, r))

@@ -217,6 +217,10 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 	rounds := map[string]int{} // site -> fewest rounds
 	var sites []string
 	for _, v := range r.Violations {
+		if v.TraceErr != nil && !cbr.IsLimit(v.TraceErr) {
+			fmt.Fprintf(b, "DISAGREE: the trace of %s failed its check: %v\n", v.Pos, v.TraceErr)
+			return exitDisagree
+		}
 		rounds[v.Pos.String()] = v.Contexts
 		sites = append(sites, fmt.Sprintf("%s@%d", v.Pos, v.Contexts))
 	}

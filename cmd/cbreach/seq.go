@@ -23,6 +23,8 @@ func checkSeq(c *config, opts *cbr.Options, targets bool) error {
 	switch {
 	case c.split != "lazy" && c.split != "eager":
 		return fmt.Errorf("--split: want eager or lazy, got %q", c.split)
+	case c.split == "eager" && c.trace.full:
+		return fmt.Errorf("--trace: the seq engine builds traces in its lazy form only (--split lazy)")
 	case c.unbounded || c.perBound:
 		return fmt.Errorf("--engine seq takes a bound of rounds: no --unbounded or --per-bound")
 	case targets:
@@ -33,7 +35,7 @@ func checkSeq(c *config, opts *cbr.Options, targets bool) error {
 
 // runSeq runs the seq engine with the options of the command.
 func runSeq(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
-	so := seq.Options{Rounds: opts.Contexts, All: opts.All, Lazy: c.split == "lazy", Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory},
+	so := seq.Options{Rounds: opts.Contexts, All: opts.All, Lazy: c.split == "lazy", Traces: c.split == "lazy" && opts.Traces, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory},
 		OnProgress: opts.OnProgress}
 	r, err := seq.Analyze(ctx, net, so)
 	if r == nil {
@@ -68,19 +70,21 @@ func seqProgress(w io.Writer) func(cbr.Progress) {
 }
 
 // reportSeq writes the seq engine's result, in text or JSON.
-func reportSeq(w io.Writer, c *config, r *cbr.Result) {
+func reportSeq(w io.Writer, in *input, c *config, r *cbr.Result) {
 	if c.json {
-		writeSeqJSON(w, c, r)
+		writeSeqJSON(w, in, c, r)
 		return
 	}
 	var b strings.Builder
 	switch {
 	case r.Verdict == cbr.Violation:
+		tr := newTracer(in, c, r.Unit)
 		for i, v := range r.Violations {
 			if i > 0 && !c.all {
 				break
 			}
 			fmt.Fprintf(&b, "VIOLATION %s\n", strings.Replace(describe(v, engine.Rounds), "first reached with ", "first reached within ", 1))
+			tr.write(&b, c, v)
 		}
 	case r.Complete < 0:
 		fmt.Fprintf(&b, "UNKNOWN: %s; nothing was explored (bound %s)\n", r.Reason, plural(r.Bound, "round"))
@@ -112,7 +116,10 @@ type jsonSeqViolation struct {
 	Thread  int    `json:"thread"`
 	Proc    string `json:"proc"`
 	Rounds  int    `json:"rounds"`
-	Message string `json:"message,omitempty"`
+	Message string     `json:"message,omitempty"`
+	Trace   *jsonTrace `json:"trace,omitempty"`
+	// TraceNote says why a violation has no trace.
+	TraceNote string `json:"traceError,omitempty"`
 }
 
 type jsonSeq struct {
@@ -139,14 +146,22 @@ type jsonSeq struct {
 	} `json:"stats"`
 }
 
-func writeSeqJSON(w io.Writer, c *config, r *cbr.Result) {
+func writeSeqJSON(w io.Writer, in *input, c *config, r *cbr.Result) {
 	out := jsonSeq{Version: version, Engine: seq.Name, Unit: engine.Rounds.String(), Verdict: r.Verdict.String(), Reason: r.Reason,
 		Bound: r.Bound, Complete: r.Complete, Split: c.split, Violations: []jsonSeqViolation{}}
 	if n := r.Contexts(); n >= 0 {
 		out.Rounds = &n
 	}
+	tr := newTracer(in, c, r.Unit)
 	for _, v := range r.Violations {
-		out.Violations = append(out.Violations, jsonSeqViolation{Kind: v.Kind.String(), Pos: v.Pos.String(), Thread: v.Thread, Proc: v.Proc, Rounds: v.Contexts, Message: v.Message})
+		jv := jsonSeqViolation{Kind: v.Kind.String(), Pos: v.Pos.String(), Thread: v.Thread, Proc: v.Proc, Rounds: v.Contexts, Message: v.Message}
+		if v.Trace != nil {
+			jv.Trace = tr.json(v.Trace)
+		}
+		if v.TraceErr != nil {
+			jv.TraceNote = v.TraceErr.Error()
+		}
+		out.Violations = append(out.Violations, jv)
 	}
 	if st := c.engine.seqStats; st != nil {
 		out.Seq.Threads, out.Seq.Rules, out.Seq.Labels, out.Seq.GlobalBits, out.Seq.RuleNodes = st.Threads, st.Rules, st.Labels, st.GlobalBits, st.Nodes

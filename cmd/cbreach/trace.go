@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -194,6 +195,22 @@ func threadName(th int, who map[int]string) string {
 // compact writes the schedule: one line per context with the thread, the
 // procedures it ran in, the source lines of its steps and the globals at
 // the switch.
+// write writes the trace of violation v (or why it has none) as the
+// flags ask.
+func (t *tracer) write(b *strings.Builder, c *config, v cbr.Found) {
+	switch {
+	case c.quiet:
+	case v.Trace != nil && c.trace.full:
+		t.full(b, v.Trace)
+	case v.Trace != nil:
+		t.compact(b, v.Trace)
+	case v.TraceErr != nil && cbr.IsLimit(v.TraceErr):
+		fmt.Fprintf(b, "  (no trace: %s while building it)\n", limitWords(v.TraceErr))
+	case v.TraceErr != nil:
+		fmt.Fprintf(b, "  (no trace: internal error)\n")
+	}
+}
+
 func (t *tracer) compact(b *strings.Builder, tr *cbr.Trace) {
 	who := starters(tr)
 	fmt.Fprintf(b, "  initially: %s\n", t.globals(tr.Initial))
@@ -224,6 +241,18 @@ func (t *tracer) compact(b *strings.Builder, tr *cbr.Trace) {
 // preempting the thread before it or after it could not move.
 func (t *tracer) switches(tr *cbr.Trace) []string {
 	out := make([]string, len(tr.Contexts))
+	if t.unit == engine.Rounds {
+		// The round of round-robin each context runs in (the fewest
+		// rounds that hold the contexts in order: engine.Trace.Units).
+		round := 0
+		for i, c := range tr.Contexts {
+			if i == 0 || c.Thread <= tr.Contexts[i-1].Thread {
+				round++
+			}
+			out[i] = fmt.Sprintf(" (round %d)", round)
+		}
+		return out
+	}
 	if t.unit != cbr.Preemptions {
 		return out
 	}
@@ -246,8 +275,13 @@ func (t *tracer) switches(tr *cbr.Trace) []string {
 func (t *tracer) full(b *strings.Builder, tr *cbr.Trace) {
 	who := starters(tr)
 	fmt.Fprintf(b, "  initial configuration: %s\n", t.config(tr.Initial))
+	sw := t.switches(tr)
 	for i, c := range tr.Contexts {
-		fmt.Fprintf(b, "  context %d: %s\n", i+1, threadName(c.Thread, who))
+		round := ""
+		if t.unit == engine.Rounds {
+			round = sw[i]
+		}
+		fmt.Fprintf(b, "  context %d: %s%s\n", i+1, threadName(c.Thread, who), round)
 		for _, s := range c.Steps {
 			fmt.Fprintf(b, "    %s  %s\n", t.where(s), t.what(s))
 			fmt.Fprintf(b, "        %s | thread %d: %s\n", t.globals(s.After), c.Thread, t.stack(s.After, c.Thread))

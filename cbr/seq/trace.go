@@ -1,0 +1,296 @@
+package seq
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/symauto"
+)
+
+// Traces of the lazy form (doc.go, "Traces"). A violation found by thread
+// jv in round kv is the end of a round-robin run; its trace is rebuilt in
+// three parts: the concrete starts and ends of every thread's rounds
+// (picked along the cycle of effects the violation's round started
+// from), a concrete run of each thread through its rounds (its recorded
+// post* of each round walked back, symauto.Saturation.Back), and the
+// schedule that interleaves them round by round.
+
+// history is what the lazy form keeps for traces: every thread's
+// automaton at the start of every round (before post*) and its effect
+// after it.
+type history struct {
+	in     [][]*symauto.Auto // [thread][round]
+	effect [][]bdd.Node      // [thread][round]: E_j after the round
+	where  map[*pds.Label][2]int
+}
+
+// tuple is a concrete valuation of starts and ends, as a cube over G.
+type tuple = bdd.Node
+
+// traceOf rebuilds the run of violation f.
+func (z *lazy) traceOf(ctx context.Context, f engine.Found) (*engine.Trace, error) {
+	s, m, h := z.s, z.m, z.hist
+	at, ok := h.where[f.Label]
+	if !ok {
+		return nil, fmt.Errorf("%w: no round recorded for %s", symauto.ErrNoWitness, f.Label.Name)
+	}
+	jv, kv := at[0], at[1]
+	n := s.Threads
+	fail := func(format string, args ...any) (*engine.Trace, error) {
+		return nil, fmt.Errorf("%w: %s", symauto.ErrNoWitness, fmt.Sprintf(format, args...))
+	}
+	// The last configuration: thread jv with the error on top.
+	sat, err := z.recorded(ctx, jv, kv)
+	if err != nil {
+		return nil, err
+	}
+	last, ok := sat.Result().PickPath(m.True(), symauto.TopCond{Label: s.labels[f.Label]})
+	if !ok {
+		return fail("thread %d's round %d has no configuration with %s on top", jv, kv+1, f.Label.Name)
+	}
+	g, _ := z.sp.Concrete(last)
+	// rounds[i]: the rounds thread i has run when thread jv reaches the
+	// error (those before jv have run round kv too).
+	rounds := make([]int, n)
+	for i := range n {
+		rounds[i] = kv
+		if i < jv {
+			rounds[i] = kv + 1
+		}
+	}
+	rounds[jv] = kv + 1
+	starts, ends := z.chain(g, jv, kv, rounds)
+	if starts == nil {
+		return fail("no run of the other threads fits the violation's starts")
+	}
+	// Each thread's run, round by round.
+	runs := make([][][]symauto.BackStep, n) // [thread][round] steps
+	firsts := make([][]symauto.Frame, n)    // initial stacks
+	var initial []uint64
+	for i := range n {
+		var p symauto.Path
+		r := rounds[i] - 1
+		if r < 0 {
+			// Never ran (thread jv's successors before its first round):
+			// its initial configuration.
+			a := z.sp.Init(s.Net.Threads[i])
+			p, ok = a.PickPath(m.True(), symauto.TopCond{Any: true})
+			if !ok {
+				return fail("thread %d has no initial configuration", i)
+			}
+			_, firsts[i] = z.sp.Concrete(p)
+			continue
+		}
+		var sat *symauto.Saturation
+		if i == jv {
+			p, sat = last, nil
+		} else {
+			if sat, err = z.recorded(ctx, i, r); err != nil {
+				return nil, err
+			}
+			p, ok = sat.Result().PickPath(m.And(starts[i], ends[i]), symauto.TopCond{Any: true})
+			if !ok {
+				return fail("thread %d has no configuration with the chosen starts and ends after round %d", i, r+1)
+			}
+		}
+		runs[i] = make([][]symauto.BackStep, rounds[i])
+		for ; r >= 0; r-- {
+			if sat == nil {
+				if sat, err = z.recorded(ctx, i, r); err != nil {
+					return nil, err
+				}
+			}
+			start, steps, err := sat.Back(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			runs[i][r] = steps
+			gs, stack := z.sp.Concrete(start)
+			if r == 0 {
+				firsts[i] = stack
+				if i == 0 {
+					initial = gs
+				}
+				break
+			}
+			// The same configuration in the previous round's result:
+			// Reassign changed the round only.
+			z.setRound(gs, r-1)
+			if sat, err = z.recorded(ctx, i, r-1); err != nil {
+				return nil, err
+			}
+			if p, err = sat.Result().FindPath(m.True(), gs, stack); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if initial == nil {
+		return fail("thread 1 did not run")
+	}
+	return z.schedule(initial, firsts, runs, jv, kv), m.Err()
+}
+
+// setRound sets the $round bits of a valuation of the lazy network's
+// globals to r.
+func (z *lazy) setRound(gs []uint64, r int) {
+	for b, g := range z.s.round.bits {
+		gs[g.Index] = uint64(r>>b) & 1
+	}
+}
+
+// recorded runs thread i's post* of round r again, recording it.
+func (z *lazy) recorded(ctx context.Context, i, r int) (*symauto.Saturation, error) {
+	sat := symauto.NewSaturation(z.hist.in[i][r], r+1)
+	sat.Record()
+	if err := sat.Run(ctx); err != nil {
+		return nil, err
+	}
+	return sat, nil
+}
+
+// cube returns the cube of the given copies' values in g (a valuation of
+// the lazy network's globals): x?r and x@r for r < rounds.
+func (z *lazy) cube(g []uint64, copies [][]*pds.Global, rounds int) tuple {
+	m, n := z.m, z.s.Net
+	c := m.True()
+	for i := range copies {
+		for r := range rounds {
+			x := copies[i][r]
+			c = m.And(c, m.Eq(n.GlobalVec(x, pds.GCur), m.ConstVec(g[x.Index], x.Type.Bits)))
+		}
+	}
+	return c
+}
+
+// chain picks the starts and ends of every thread's rounds (cubes over
+// x? and x@ of its rounds), given thread jv's valuation g at the
+// violation, such that they form the round-robin run the violation's
+// round started from: thread jv+1 starts where jv ended, ..., thread 1
+// starts with the initial globals and then where thread n ended, ...,
+// thread jv-1 ends where jv started. It returns nils when no choice fits
+// (an internal error).
+func (z *lazy) chain(g []uint64, jv, kv int, rounds []int) (starts, ends []tuple) {
+	s, m := z.s, z.m
+	n := s.Threads
+	starts, ends = make([]tuple, n), make([]tuple, n)
+	starts[jv], ends[jv] = z.cube(g, s.guess, kv+1), z.cube(g, s.copies, kv)
+	// The threads in the order of the cycle, from jv+1 to jv-1, each with
+	// the set of its possible starts (over x?) given the choices before.
+	order := make([]int, 0, n-1)
+	for i := jv + 1; i < jv+n; i++ {
+		order = append(order, i%n)
+	}
+	// into gives the starts of thread next from ends e (over x@) of
+	// thread prev: the same tuple, or across the cycle's seam (prev the
+	// last thread, next the first) the initial globals and then e.
+	into := func(prev, next int, e bdd.Node) bdd.Node {
+		if next != 0 {
+			return m.Rename(e, z.endToStart)
+		}
+		return m.And(m.Rename(m.Rename(e, z.shift), z.nextToStart), z.init1AsStart)
+	}
+	// back gives the ends of thread prev (over x@) from starts st (over
+	// x?) of thread next: the inverse of into.
+	back := func(prev, next int, st bdd.Node) bdd.Node {
+		if next != 0 {
+			return m.Rename(st, z.startToEnd)
+		}
+		return m.Rename(m.Exists(st, z.firstStart), z.unshift)
+	}
+	effect := func(i int) bdd.Node { return z.hist.effect[i][rounds[i]-1] }
+	// Threads that have not run yet (round 1, after jv) are not part of
+	// it.
+	ran := order[:0]
+	for _, i := range order {
+		if rounds[i] > 0 {
+			ran = append(ran, i)
+		}
+	}
+	order = ran
+	if len(order) == 0 {
+		return starts, ends
+	}
+	sets := make([]bdd.Node, len(order)) // possible starts of order[k]
+	from := ends[jv]
+	prev := jv
+	for k, i := range order {
+		sets[k] = into(prev, i, from)
+		from = m.Exists(m.And(effect(i), sets[k]), z.startSet)
+		prev = i
+	}
+	// The last thread of the order must end where jv started.
+	want := back(order[len(order)-1], jv, starts[jv])
+	for k := len(order) - 1; k >= 0; k-- {
+		i := order[k]
+		x := m.And(effect(i), sets[k], want)
+		if x.IsFalse() {
+			return nil, nil
+		}
+		pick := m.Pick(x, z.tupleSet)
+		starts[i] = m.Exists(pick, z.endSet)
+		ends[i] = m.Exists(pick, z.startSet)
+		if k > 0 {
+			want = back(order[k-1], i, starts[i])
+		}
+	}
+	return starts, ends
+}
+
+// schedule interleaves the threads' runs round by round (empty contexts
+// left out, a thread's consecutive contexts joined) into a trace of the
+// network with thread slots.
+func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]symauto.BackStep, jv, kv int) *engine.Trace {
+	s := z.s
+	n := s.Threads
+	orig := map[*pds.Label]*pds.Label{}
+	for o, c := range s.labels {
+		orig[c] = o
+	}
+	stack := func(st []symauto.Frame) []explicit.Frame {
+		var out []explicit.Frame
+		for _, f := range st {
+			if o := orig[f.Label]; o != nil {
+				out = append(out, explicit.Frame{Label: o, Locals: append([]uint64(nil), f.Locals...)})
+			}
+		}
+		return out
+	}
+	globals := func(g []uint64, r int) []uint64 {
+		out := make([]uint64, len(s.Orig.Globals))
+		for i := range out {
+			out[i] = g[s.copies[i][r].Index]
+		}
+		return out
+	}
+	cur := explicit.Config{Globals: globals(initial, 0), Threads: make([][]explicit.Frame, n)}
+	for i := range n {
+		cur.Threads[i] = stack(firsts[i])
+	}
+	tr := &engine.Trace{Initial: cur}
+	for r := 0; r <= kv; r++ {
+		for i := range n {
+			if r == kv && i > jv {
+				break
+			}
+			if r >= len(runs[i]) || len(runs[i][r]) == 0 {
+				continue
+			}
+			if len(tr.Contexts) == 0 || tr.Contexts[len(tr.Contexts)-1].Thread != i {
+				tr.Contexts = append(tr.Contexts, engine.Context{Thread: i})
+			}
+			c := &tr.Contexts[len(tr.Contexts)-1]
+			for _, st := range runs[i][r] {
+				g, fr := z.sp.Concrete(st.After)
+				next := explicit.Config{Globals: globals(g, r), Threads: append([][]explicit.Frame(nil), cur.Threads...)}
+				next.Threads[i] = stack(fr)
+				c.Steps = append(c.Steps, engine.Step{Rule: s.Orig.Rules[st.Rule.Index], After: next, Starts: -1})
+				cur = next
+			}
+		}
+	}
+	return tr
+}

@@ -1,0 +1,61 @@
+package seq_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRandomTraces: on the random programs of the differential test,
+// every violation of the lazy form carries a trace, replayed on the
+// explicit semantics with exactly its fewest rounds (Analyze checks it
+// before it returns; a trace that fails is TraceErr).
+func TestRandomTraces(t *testing.T) {
+	seeds := 50
+	if testing.Short() {
+		seeds = 20
+	}
+	ctx := context.Background()
+	traces := 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		net, err := randnet.Generate(seed, randomParams(seed))
+		require.NoError(t, err)
+		for K := 1; K <= 3; K++ {
+			for _, all := range []bool{true, false} {
+				res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: all, Lazy: true, Traces: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				require.NoError(t, err, "seed %d K %d", seed, K)
+				if errors.Is(res.Limit, engine.ErrNodeLimit) {
+					continue
+				}
+				slotted, err := net.WithThreadSlots(net.MaxThreads)
+				require.NoError(t, err)
+				for _, f := range res.Violations {
+					require.NoError(t, f.TraceErr, "seed %d K %d all %v: %s within %d rounds", seed, K, all, f.Label.Name, f.Contexts)
+					require.NotNil(t, f.Trace, "seed %d K %d", seed, K)
+					traces++
+					// The check counts rounds: one more or one fewer
+					// than the trace holds, or a step left out, fails.
+					wrong := f
+					wrong.Contexts++
+					require.Error(t, f.Trace.Check(slotted, wrong, engine.Rounds), "seed %d K %d: %d rounds accepted", seed, K, wrong.Contexts)
+					if f.Contexts > 1 {
+						wrong.Contexts -= 2
+						require.Error(t, f.Trace.Check(slotted, wrong, engine.Rounds), "seed %d K %d: %d rounds accepted", seed, K, wrong.Contexts)
+					}
+					cut := *f.Trace
+					last := cut.Contexts[len(cut.Contexts)-1]
+					cut.Contexts = append(append([]engine.Context(nil), cut.Contexts[:len(cut.Contexts)-1]...),
+						engine.Context{Thread: last.Thread, Steps: last.Steps[:len(last.Steps)-1]})
+					require.Error(t, cut.Check(slotted, f, engine.Rounds), "seed %d K %d: a trace without its last step accepted", seed, K)
+				}
+			}
+		}
+	}
+	t.Logf("%d traces checked", traces)
+	require.Greater(t, traces, seeds/2)
+}
