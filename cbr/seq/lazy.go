@@ -30,12 +30,12 @@ type lazy struct {
 	init1                bdd.Node      // x@1 holds the original initial values
 
 	// For traces (trace.go).
-	hist                      *history
-	endToStart, startToEnd    *bdd.Renaming // x@r <-> x?r
-	nextToStart, unshift      *bdd.Renaming // x@r in GNext -> x?r; x?(r+1) -> x@r
-	init1AsStart              bdd.Node      // x?1 holds the original initial values
-	startSet, endSet          bdd.VarSet    // x?, x@ (G)
-	tupleSet, firstStart      bdd.VarSet    // both; x?1
+	hist                   *history
+	endToStart, startToEnd *bdd.Renaming // x@r <-> x?r
+	nextToStart, unshift   *bdd.Renaming // x@r in GNext -> x?r; x?(r+1) -> x@r
+	init1AsStart           bdd.Node      // x?1 holds the original initial values
+	startSet, endSet       bdd.VarSet    // x?, x@ (G)
+	tupleSet, firstStart   bdd.VarSet    // both; x?1
 }
 
 func newLazy(s *Net) *lazy {

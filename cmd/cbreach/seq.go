@@ -111,11 +111,11 @@ func reportSeq(w io.Writer, in *input, c *config, r *cbr.Result) {
 }
 
 type jsonSeqViolation struct {
-	Kind    string `json:"kind"`
-	Pos     string `json:"pos"`
-	Thread  int    `json:"thread"`
-	Proc    string `json:"proc"`
-	Rounds  int    `json:"rounds"`
+	Kind    string     `json:"kind"`
+	Pos     string     `json:"pos"`
+	Thread  int        `json:"thread"`
+	Proc    string     `json:"proc"`
+	Rounds  int        `json:"rounds"`
 	Message string     `json:"message,omitempty"`
 	Trace   *jsonTrace `json:"trace,omitempty"`
 	// TraceNote says why a violation has no trace.

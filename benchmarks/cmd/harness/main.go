@@ -6,6 +6,7 @@
 //	go run ./benchmarks/cmd/harness --set large     # the larger runs only
 //	go run ./benchmarks/cmd/harness --set all --only 'vector-java6-.*' --timeout 30m
 //	go run ./benchmarks/cmd/harness --plot              # redraw vector.svg from results.csv
+//	go run ./benchmarks/cmd/harness --engines           # cbr against seq eager and lazy: engines.md, .csv, .svg
 //
 // Exit status: 0 every run as expected (runs cut off by the timeout
 // included), 1 a verdict or fewest contexts differing from the model's
@@ -52,6 +53,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 120*time.Second, "give up a run after `DURATION` and report it as timeout; 0 means no limit")
 	out := fs.String("out", "benchmarks/results", "write results.md, results.csv and vector.svg into `DIR`")
 	list := fs.Bool("list", false, "list the selected experiments and exit")
+	engines := fs.Bool("engines", false, "run the engines experiment instead: cbr lazy against seq eager and seq lazy on the Lal-Reps\n"+
+		"Bluetooth family, the binary search tree and Vector (writes DIR/engines.md, engines.csv, engines.svg;\n"+
+		"--only matches model names; the default timeout is then 60s)")
 	replot := fs.Bool("plot", false, "run nothing: redraw DIR/vector.svg from the DIR/results.csv of an earlier run and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
@@ -87,6 +91,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "harness: wrote %s\n", path)
 		}
 		return exitOK
+	}
+	if *engines {
+		if !fs.Changed("timeout") {
+			*timeout = 60 * time.Second
+		}
+		return runEngines(ctx, *only, *timeout, *out, *list, stdout, stderr)
 	}
 	var re *regexp.Regexp
 	if *only != "" {
@@ -141,6 +151,53 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if rep.Cancelled {
 		return exitInterrupted
+	}
+	return exitOK
+}
+
+// runEngines runs the engines experiment (benchmarks.RunEngines).
+func runEngines(ctx context.Context, only string, timeout time.Duration, out string, list bool, stdout, stderr io.Writer) int {
+	exps := benchmarks.EngineExperiments()
+	if only != "" {
+		re, err := benchmarks.CompileOnly(only)
+		if err != nil {
+			fmt.Fprintf(stderr, "harness: --only: %v\n", err)
+			return exitUsage
+		}
+		var keep []benchmarks.EngineExperiment
+		for _, e := range exps {
+			if re.MatchString(e.Model) {
+				keep = append(keep, e)
+			}
+		}
+		exps = keep
+	}
+	if len(exps) == 0 {
+		fmt.Fprintf(stderr, "harness: no model of the engines experiment matches %q\n", only)
+		return exitUsage
+	}
+	if list {
+		for _, e := range exps {
+			fmt.Fprintf(stdout, "%-24s K=%d\n", e.Model, e.K)
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "harness: engines experiment, %d points x %d engines, timeout %s per run, BDD kernel %s\n", len(exps), len(benchmarks.Engines), timeout, bdd.Kernel)
+	rep, err := benchmarks.RunEngines(ctx, benchmarks.EnginesOptions{Experiments: exps, Timeout: timeout, OutDir: out, Log: stderr})
+	if err != nil {
+		fmt.Fprintf(stderr, "harness: %v\n", err)
+		return exitUsage
+	}
+	for _, f := range rep.Files {
+		fmt.Fprintf(stderr, "harness: wrote %s\n", f)
+	}
+	if rep.Cancelled {
+		fmt.Fprintf(stderr, "harness: interrupted; the files hold the runs done so far\n")
+		return exitInterrupted
+	}
+	if rep.Mismatch > 0 {
+		fmt.Fprintf(stderr, "harness: MISMATCH: %d runs or points are inconsistent (engines.md lists them)\n", rep.Mismatch)
+		return exitMismatch
 	}
 	return exitOK
 }

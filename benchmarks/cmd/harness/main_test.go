@@ -51,3 +51,43 @@ func TestRun(t *testing.T) {
 		t.Errorf("vector.svg kept or written without Vector runs")
 	}
 }
+
+// TestEngines runs the engines experiment on one small point (the eager
+// form cut off by a short time limit) and checks its files and report.
+func TestEngines(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--engines", "--only", "vector-java5-b1", "--timeout", "3s", "--out", dir}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("harness --engines: exit %d, want %d:\n%s%s", code, exitOK, stdout.String(), stderr.String())
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "engines.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// cbr finds Vector's violation with 3 contexts; seq within 2 rounds
+	// (its 2 threads interleave 4 contexts there).
+	for _, want := range []string{"| 1 | 3 | violation | 3 |", "cbr-lazy verdict", "seq-lazy verdict", "violation | 2 |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("engines.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, f := range []string{"engines.csv", "engines.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"--engines", "--list"}, exitOK, "bst-i2s1                 K=6"},
+		{[]string{"--engines", "--only", "nothing"}, exitUsage, "no model"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), c.args, &stdout, &stderr); code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.out) {
+			t.Errorf("harness %q: exit %d, want %d, and output with %q:\n%s%s", c.args, code, c.code, c.out, stdout.String(), stderr.String())
+		}
+	}
+}
