@@ -158,10 +158,41 @@
 // eager form wins only where a few bits of globals make its guesses cheap
 // and the lazy form's start copies cost more than they save.
 //
+// # Traces (the lazy form; trace.go)
+//
+// With Options.Traces, every violation carries a trace of the network
+// with thread slots, replayed on the explicit semantics before it is
+// returned (engine.Trace.Check, counting rounds: the fewest rounds of
+// round-robin that hold the trace's contexts in order must be the
+// violation's). The analysis keeps every thread's automaton at the start
+// of every round and its effect after it; a violation found by thread j
+// in round k is rebuilt in three parts:
+//
+//   - the starts and ends of every thread's rounds: thread j's are read
+//     off the configuration with the error on top (the copies of earlier
+//     rounds are frozen, so the last configuration holds them all); the
+//     others are picked around the cycle of effects that round k started
+//     from, forward sets of possible starts from thread j's ends to
+//     thread j-1, then one choice per thread backwards so that thread j-1
+//     ends where thread j started;
+//   - each thread's run: a configuration of its last round with those
+//     starts and ends, walked back through a recorded post* of every
+//     round (symauto.Saturation.Back) to its initial stack; between two
+//     rounds only $round differs (Reassign), so the path continues in
+//     the previous round's result;
+//   - the schedule: round by round, the threads in order, each with the
+//     steps of that round on that round's copies of the globals, empty
+//     contexts left out and a thread's consecutive contexts joined.
+//
+// Every choice is the least one, so the same input gives the same trace.
+// A trace costs a recorded post* per thread and round of the run. The
+// eager form gives no traces: its one sequential run holds the threads'
+// runs, but with guessed values for which the checker alone vouches.
+//
 // # Not here yet
 //
 // CUBA targets (a visible state needs every thread's top at once, which
 // neither form keeps: the eager one has buried the other threads' stacks,
 // the lazy one keeps each thread's configurations apart, related only
-// through the globals); traces.
+// through the globals).
 package seq
