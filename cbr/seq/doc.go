@@ -186,8 +186,11 @@
 //
 // Every choice is the least one, so the same input gives the same trace.
 // A trace costs a recorded post* per thread and round of the run. The
-// eager form gives no traces: its one sequential run holds the threads'
-// runs, but with guessed values for which the checker alone vouches.
+// eager form's one sequential run holds the threads' runs only with
+// guessed values for which the checker alone vouches; its violations
+// take the traces of a lazy run to their rounds (lazyTraces), which must
+// find each with the same fewest rounds: a second check of the one form
+// by the other.
 //
 // # Not here yet
 //

@@ -30,8 +30,11 @@ type Options struct {
 	// the eager one (every start guessed, Sections 3 to 5).
 	Lazy bool
 	// Traces gives every violation a trace (engine.Found.Trace), replayed
-	// on the explicit semantics before it is returned: the lazy form
-	// only (the eager one's run holds no thread's run apart).
+	// on the explicit semantics before it is returned. The lazy form
+	// builds them (trace.go); the eager one, whose single run holds the
+	// threads' runs only with guessed values, takes them from a lazy run
+	// to the same rounds, which must find the same violations with the
+	// same fewest rounds (else the trace error says they disagree).
 	Traces bool
 	// Limits: MaxNodes and MaxMemory bound the sequential network's BDD
 	// manager (its construction and post*); MaxTuples does not apply.
@@ -87,9 +90,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	if opts.Rounds < 1 {
 		return nil, fmt.Errorf("seq: round bound %d: need at least 1", opts.Rounds)
 	}
-	if opts.Traces && !opts.Lazy {
-		return nil, fmt.Errorf("seq: traces come from the lazy form (Options.Lazy)")
-	}
+
 	res := &Result{Result: engine.Result{Bound: opts.Rounds, Unit: engine.Rounds, Complete: -1, Converged: -1}}
 	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}
 	var eng *pds.Network
@@ -150,7 +151,47 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	if err == nil {
 		err = cutoff
 	}
+	if opts.Traces && (err == nil || engine.IsLimit(err)) && len(res.Violations) > 0 {
+		lazyTraces(ctx, net, opts, res)
+	}
 	return finish(res, err, net, start, stopped)
+}
+
+// lazyTraces gives the eager form's violations the traces of a lazy run
+// within their rounds: same label, same fewest rounds (the thread is the
+// trace's, the least that reaches it in that round).
+func lazyTraces(ctx context.Context, net *pds.Network, opts Options, res *Result) {
+	t := time.Now()
+	k := 0
+	for _, f := range res.Violations {
+		k = max(k, f.Contexts)
+	}
+	lo := opts
+	lo.Rounds, lo.All, lo.Lazy, lo.OnProgress, lo.OnViolation = k, true, true, nil, nil
+	lr, err := Analyze(ctx, net, lo)
+	res.Stats.TraceTime += time.Since(t)
+	byLabel := map[*pds.Label]engine.Found{}
+	if lr != nil {
+		for _, f := range lr.Violations {
+			byLabel[f.Label] = f
+		}
+	}
+	for i := range res.Violations {
+		f := &res.Violations[i]
+		g, ok := byLabel[f.Label]
+		switch {
+		case err != nil:
+			f.TraceErr = err
+		case ok && g.Contexts == f.Contexts && g.Trace != nil:
+			f.Thread, f.Proc, f.Trace = g.Thread, g.Proc, g.Trace
+		case ok && g.Contexts == f.Contexts:
+			f.TraceErr = g.TraceErr
+		case lr.Limit != nil && !errors.Is(lr.Limit, engine.ErrThreadBound):
+			f.TraceErr = lr.Limit // cut off before it found the violation
+		default:
+			f.TraceErr = fmt.Errorf("%w: the lazy form does not find %s within %d rounds, as the eager form does", engine.ErrBadTrace, f.Label.Name, f.Contexts)
+		}
+	}
 }
 
 // analyzeLazy builds the lazy form's network for opts.Rounds and runs it

@@ -120,7 +120,7 @@ func TestCommandLine(t *testing.T) {
 		{"seq-trace-start-loop", []string{"--engine", "seq", "--trace", "--max-threads", "4", "-k", "2", filepath.Join("testdata", "startloop.pds")}, exitViolation},
 		{"seq-json-trace-start-loop", []string{"--json", "--engine", "seq", "--max-threads", "4", "-k", "2", filepath.Join("testdata", "startloop.pds")}, exitViolation},
 		{"seq-trace-recursion", []string{"--engine", "seq", "--trace", "-k", "2", filepath.Join("..", "..", "examples", "recursion.pds")}, exitViolation},
-		{"seq-eager-trace", []string{"--engine", "seq", "--split", "eager", "--trace", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitUsage},
+		{"seq-eager-trace", []string{"--engine", "seq", "--split", "eager", "--trace", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		{"per-bound-zero-preemptions", []string{"--per-bound", "--count", "preemptions", "-k", "0", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitSafe},
 		{"seq-print-rules", []string{"--engine", "seq", "-k", "2", "--print-rules", filepath.Join("testdata", "bounds.pds")}, exitSafe},
 		{"seq-lazy", []string{"--engine", "seq", "--split", "lazy", "-k", "3", "--stats", bt}, exitViolation},

@@ -23,8 +23,6 @@ func checkSeq(c *config, opts *cbr.Options, targets bool) error {
 	switch {
 	case c.split != "lazy" && c.split != "eager":
 		return fmt.Errorf("--split: want eager or lazy, got %q", c.split)
-	case c.split == "eager" && c.trace.full:
-		return fmt.Errorf("--trace: the seq engine builds traces in its lazy form only (--split lazy)")
 	case c.unbounded || c.perBound:
 		return fmt.Errorf("--engine seq takes a bound of rounds: no --unbounded or --per-bound")
 	case targets:
@@ -35,7 +33,7 @@ func checkSeq(c *config, opts *cbr.Options, targets bool) error {
 
 // runSeq runs the seq engine with the options of the command.
 func runSeq(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
-	so := seq.Options{Rounds: opts.Contexts, All: opts.All, Lazy: c.split == "lazy", Traces: c.split == "lazy" && opts.Traces, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory},
+	so := seq.Options{Rounds: opts.Contexts, All: opts.All, Lazy: c.split == "lazy", Traces: opts.Traces, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory},
 		OnProgress: opts.OnProgress}
 	r, err := seq.Analyze(ctx, net, so)
 	if r == nil {
