@@ -21,7 +21,8 @@ import (
 
 // history is what the lazy form keeps for traces: every thread's
 // automaton at the start of every round (before post*) and its effect
-// after it.
+// after it. That is the memory traces cost here; the recorded post*s are
+// run again when a trace needs them.
 type history struct {
 	in     [][]*symauto.Auto // [thread][round]
 	effect [][]bdd.Node      // [thread][round]: E_j after the round
@@ -44,11 +45,11 @@ func (z *lazy) traceOf(ctx context.Context, f engine.Found) (*engine.Trace, erro
 		return nil, fmt.Errorf("%w: %s", symauto.ErrNoWitness, fmt.Sprintf(format, args...))
 	}
 	// The last configuration: thread jv with the error on top.
-	sat, err := z.recorded(ctx, jv, kv)
+	lastSat, err := z.recorded(ctx, jv, kv)
 	if err != nil {
 		return nil, err
 	}
-	last, ok := sat.Result().PickPath(m.True(), symauto.TopCond{Label: s.labels[f.Label]})
+	last, ok := lastSat.Result().PickPath(m.True(), symauto.TopCond{Label: s.labels[f.Label]})
 	if !ok {
 		return fail("thread %d's round %d has no configuration with %s on top", jv, kv+1, f.Label.Name)
 	}
@@ -87,7 +88,7 @@ func (z *lazy) traceOf(ctx context.Context, f engine.Found) (*engine.Trace, erro
 		}
 		var sat *symauto.Saturation
 		if i == jv {
-			p, sat = last, nil
+			p, sat = last, lastSat
 		} else {
 			if sat, err = z.recorded(ctx, i, r); err != nil {
 				return nil, err
