@@ -16,7 +16,6 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
-	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/split"
 )
 
@@ -107,16 +106,7 @@ func RunEngine(ctx context.Context, e EngineExperiment, engine string, timeout t
 		r.Status, r.Detail = StatusError, err.Error()
 		return r
 	}
-	x := Experiment{Model: e.Model, File: e.File, Bits: e.Bits}
-	name, src, err := x.Source()
-	if err != nil {
-		return fail(err)
-	}
-	want, err := ParseExpected(src)
-	if err != nil {
-		return fail(fmt.Errorf("%s: %v", name, err))
-	}
-	net, err := frontend.CompileWith(name, src, frontend.Options{})
+	net, want, err := Experiment{Model: e.Model, File: e.File, Bits: e.Bits}.load()
 	if err != nil {
 		return fail(err)
 	}

@@ -7,11 +7,9 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // engineStyle is an engine's line in the engines plot.
@@ -29,12 +27,7 @@ var engineStyle = map[string]struct {
 // family (time against its axis, log scale), a line per engine, runs cut
 // off by the time limit as arrows at the limit.
 func WriteEnginesPlot(w io.Writer, runs []EngineRun, env Env) error {
-	c := vgsvg.New(13*vg.Inch, 5.4*vg.Inch)
-	if err := drawEngines(draw.New(c), runs, env); err != nil {
-		return err
-	}
-	_, err := c.WriteTo(w)
-	return err
+	return writeSVG(w, 13*vg.Inch, 5.4*vg.Inch, func(dc draw.Canvas) error { return drawEngines(dc, runs, env) })
 }
 
 func drawEngines(dc draw.Canvas, runs []EngineRun, env Env) error {
@@ -123,15 +116,12 @@ func drawEngines(dc draw.Canvas, runs []EngineRun, env Env) error {
 			orUnknown(env.GOOS), orUnknown(env.GOARCH), env.NumCPU, orUnknown(env.Kernel), timeoutText(env.Timeout)),
 		"Bound K: contexts in total for cbr, rounds of round-robin (contexts per thread) for seq; K rounds of n threads hold up to n*K contexts.",
 	}
-	sty := draw.TextStyle{Color: grey, Font: font.From(plot.DefaultFont, 9), Handler: plot.DefaultTextHandler}
-	for i, n := range notes {
-		bottom.FillText(sty, vg.Point{X: bottom.Min.X + vg.Inch/4, Y: bottom.Max.Y - vg.Inch/5 - vg.Length(i)*vg.Points(12)}, n)
-	}
+	notesHeight := drawNotes(bottom, notes)
 	legend.Top, legend.Left = true, true
 	legend.TextStyle.Font.Size = vg.Points(10)
 	legend.ThumbnailWidth = vg.Points(28)
 	legend.Padding = vg.Points(2)
-	lc := draw.Crop(bottom, vg.Inch/4, 0, 0, -(vg.Inch/5 + vg.Length(len(notes))*vg.Points(12)))
+	lc := draw.Crop(bottom, vg.Inch/4, 0, 0, -notesHeight)
 	legend.Draw(lc)
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/pds"
 )
 
 // Status is how a run ended, as checked against the model's EXPECTED line.
@@ -74,17 +75,11 @@ func RunExperiment(ctx context.Context, e Experiment, timeout time.Duration) Run
 		r.Status, r.Detail = StatusError, err.Error()
 		return r
 	}
-	name, src, err := e.Source()
+	net, want, err := e.load()
 	if err != nil {
 		return fail(err)
 	}
-	if r.Expected, err = ParseExpected(src); err != nil {
-		return fail(fmt.Errorf("%s: %v", name, err))
-	}
-	net, err := frontend.CompileWith(name, src, frontend.Options{})
-	if err != nil {
-		return fail(err)
-	}
+	r.Expected = want
 	runCtx := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -103,6 +98,21 @@ func RunExperiment(ctx context.Context, e Experiment, timeout time.Duration) Run
 	}
 	r.Status, r.Detail = check(&r, res, runCtx.Err())
 	return r
+}
+
+// load compiles the experiment's model into a fresh network (with its
+// own BDD manager) and reads its EXPECTED line.
+func (e Experiment) load() (*pds.Network, Expected, error) {
+	name, src, err := e.Source()
+	if err != nil {
+		return nil, Expected{}, err
+	}
+	want, err := ParseExpected(src)
+	if err != nil {
+		return nil, Expected{}, fmt.Errorf("%s: %v", name, err)
+	}
+	net, err := frontend.CompileWith(name, src, frontend.Options{})
+	return net, want, err
 }
 
 // check compares a result with the expected verdict. A run cut off by a

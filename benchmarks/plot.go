@@ -82,12 +82,28 @@ func (upArrowGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 // the view tuples it had reached in the other. Without Vector runs the
 // panels are empty.
 func WriteVectorPlot(w io.Writer, runs []Run, env Env) error {
-	c := vgsvg.New(11.5*vg.Inch, 6.2*vg.Inch)
-	if err := drawVector(draw.New(c), runs, env); err != nil {
+	return writeSVG(w, 11.5*vg.Inch, 6.2*vg.Inch, func(dc draw.Canvas) error { return drawVector(dc, runs, env) })
+}
+
+// writeSVG draws a picture of the given size with paint and writes it as
+// SVG.
+func writeSVG(w io.Writer, width, height vg.Length, paint func(draw.Canvas) error) error {
+	c := vgsvg.New(width, height)
+	if err := paint(draw.New(c)); err != nil {
 		return err
 	}
 	_, err := c.WriteTo(w)
 	return err
+}
+
+// drawNotes writes lines of grey text at the top of c, one under the
+// other, and returns the height they take.
+func drawNotes(c draw.Canvas, notes []string) vg.Length {
+	sty := draw.TextStyle{Color: grey, Font: font.From(plot.DefaultFont, 9), Handler: plot.DefaultTextHandler}
+	for i, n := range notes {
+		c.FillText(sty, vg.Point{X: c.Min.X + vg.Inch/4, Y: c.Max.Y - vg.Inch/5 - vg.Length(i)*vg.Points(12)}, n)
+	}
+	return vg.Inch/5 + vg.Length(len(notes))*vg.Points(12)
 }
 
 // drawVector draws the two panels of WriteVectorPlot side by side, and the
@@ -250,10 +266,7 @@ func drawVector(dc draw.Canvas, runs []Run, env Env) error {
 	if eagerBits > 0 && eagerBits < maxBits {
 		notes = append(notes, fmt.Sprintf("Eager was not run beyond %d bits here (the harness's --set large adds 11 to 16 bits).", eagerBits))
 	}
-	sty := draw.TextStyle{Color: grey, Font: font.From(plot.DefaultFont, 9), Handler: plot.DefaultTextHandler}
-	for i, n := range notes {
-		bottom.FillText(sty, vg.Point{X: bottom.Min.X + vg.Inch/4, Y: bottom.Max.Y - vg.Inch/5 - vg.Length(i)*vg.Points(12)}, n)
-	}
+	notesHeight := drawNotes(bottom, notes)
 	legends := []*plot.Legend{&ours, &paper}
 	if cutLegend != nil {
 		legends = append(legends, cutLegend)
@@ -265,7 +278,7 @@ func drawVector(dc draw.Canvas, runs []Run, env Env) error {
 		l.TextStyle.Font.Size = vg.Points(10)
 		l.ThumbnailWidth = vg.Points(28)
 		l.Padding = vg.Points(3)
-		c := draw.Crop(bottom, lx-bottom.Min.X, 0, 0, -(vg.Inch/5 + vg.Length(len(notes))*vg.Points(12)))
+		c := draw.Crop(bottom, lx-bottom.Min.X, 0, 0, -notesHeight)
 		c.Max.X = c.Min.X + widths[i]
 		l.Draw(c)
 		lx += widths[i]
