@@ -153,10 +153,12 @@
 // spawn.pds: over 30 s with 8, 0.5 s with 3). The lazy form wakes a slot
 // only when a thread started it (spawn.pds, 2 rounds, 8 threads: 0.17 s).
 //
-// Measured (benchmarks/results/seq.md): on the bundled Bluetooth driver
-// within 3 rounds the eager form takes 26 s and the lazy one 0.14 s; the
-// eager form wins only where a few bits of globals make its guesses cheap
-// and the lazy form's start copies cost more than they save.
+// Measured (benchmarks/results/engines.md, the harness's --engines): on
+// the bundled Bluetooth driver within 3 rounds the eager form takes 26 s
+// and the lazy one 0.14 s; on the Lal-Reps family, the binary search tree
+// and Vector the lazy form is 40 to 160 times faster where the eager one
+// finishes at all, and the eager one times out (60 s) from 3 threads, 2
+// rounds of the tree and 2 bits of Vector on.
 //
 // # Traces (the lazy form; trace.go)
 //

@@ -185,7 +185,7 @@ func traceUnits(tr *cbr.Trace, unit cbr.Unit, net *pds.Network, engine string) (
 // engine (its lazy form): rounds are a larger bound than contexts (K
 // rounds of n threads hold n*K contexts), and the bundled Bluetooth
 // driver takes 0.4 s within 3 rounds, 4.5 s within 4 and 21 s within 5
-// (benchmarks/results/seq.md).
+// (measured by hand; benchmarks/results/engines.md has the family).
 const seqMaxRounds = 3
 
 // seqCheck runs the seq engine within as many rounds as the bound has
