@@ -156,7 +156,7 @@
 // Measured (benchmarks/results/engines.md, the harness's --engines): on
 // the bundled Bluetooth driver within 3 rounds the eager form takes 26 s
 // and the lazy one 0.14 s; on the Lal-Reps family, the binary search tree
-// and Vector the lazy form is 40 to 160 times faster where the eager one
+// and Vector the lazy form is 75 to 160 times faster where the eager one
 // finishes at all, and the eager one times out (60 s) from 3 threads, 2
 // rounds of the tree and 2 bits of Vector on.
 //
