@@ -24,10 +24,25 @@ var ErrMemoryLimit = errors.New("memory limit reached")
 
 // Config sets the resources of a manager. Zero values select defaults.
 type Config struct {
-	NodeTable int // initial node table size (default 1<<16)
-	CacheSize int // initial operation cache size (default 1<<15)
-	Limits        // limits in force from the start (see [Manager.Run])
+	NodeTable int // initial node table size (default DefaultNodeTable)
+	CacheSize int // initial operation cache size (default DefaultCacheSize)
+	// CacheRatio is the cache entries per 100 node table slots as the
+	// table grows (default DefaultCacheRatio; negative: caches never grow).
+	CacheRatio int
+	// MinFree is the percentage of the node table that must be free after
+	// a garbage collection, else the table grows (default: the kernel's,
+	// 20).
+	MinFree int
+	Limits  // limits in force from the start (see [Manager.Run])
 }
+
+// The defaults of Config, measured with BenchmarkKernelConfig (package
+// benchmarks; docs/benchmarks.md, "Kernel settings").
+const (
+	DefaultNodeTable  = 1 << 16
+	DefaultCacheSize  = 1 << 15
+	DefaultCacheRatio = 25
+)
 
 // Limits bound the resources of the computations on a manager. Zero
 // values mean no limit.
@@ -103,12 +118,23 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	}
 	l.freeze()
 	if cfg.NodeTable == 0 {
-		cfg.NodeTable = 1 << 16
+		cfg.NodeTable = DefaultNodeTable
 	}
 	if cfg.CacheSize == 0 {
-		cfg.CacheSize = 1 << 15
+		cfg.CacheSize = DefaultCacheSize
 	}
-	b, err := rudd.New(l.nbits, rudd.Nodesize(cfg.NodeTable), rudd.Cachesize(cfg.CacheSize), rudd.Cacheratio(25))
+	ratio := cfg.CacheRatio
+	switch {
+	case ratio == 0:
+		ratio = DefaultCacheRatio
+	case ratio < 0:
+		ratio = 0
+	}
+	minFree := rudd.Cacheratio(ratio) // a repeat, as a stand-in: the kernel's option type is unexported
+	if cfg.MinFree > 0 {
+		minFree = rudd.Minfreenodes(cfg.MinFree)
+	}
+	b, err := rudd.New(l.nbits, rudd.Nodesize(cfg.NodeTable), rudd.Cachesize(cfg.CacheSize), rudd.Cacheratio(ratio), minFree)
 	if err != nil {
 		return nil, fmt.Errorf("bdd: %v", err)
 	}
