@@ -43,29 +43,22 @@ func newLazy(s *Net) *lazy {
 	m := n.M
 	z := &lazy{s: s, sp: symauto.NewSpace(n), m: m, auto: make([]*symauto.Auto, s.Threads), effect: make([]bdd.Node, s.Threads)}
 	ref := func(g *pds.Global, c int) bdd.Ref { return bdd.Ref{Var: g.Var, Copy: c} }
-	var ends, starts, mids, startMids, shFrom, shTo, swFrom, swTo, ncFrom, ncTo, midRefs []bdd.Ref
+	var ends, starts, mids, startMids, shFrom, shTo, swFrom, swTo, ncFrom, ncTo []bdd.Ref
+	var nsFrom, nsTo, usFrom, usTo, firsts []bdd.Ref
 	for i := range s.copies {
 		for r := range s.Rounds {
 			x, q := s.copies[i][r], s.guess[i][r]
 			ends, mids = append(ends, ref(x, pds.GCur)), append(mids, ref(x, pds.GNext))
 			starts, startMids = append(starts, ref(q, pds.GCur)), append(startMids, ref(x, pds.GNext))
-			midRefs = append(midRefs, ref(x, pds.GNext))
 			if r+1 < s.Rounds {
 				shFrom, shTo = append(shFrom, ref(x, pds.GCur)), append(shTo, ref(s.copies[i][r+1], pds.GNext))
+				usFrom, usTo = append(usFrom, ref(s.guess[i][r+1], pds.GCur)), append(usTo, ref(x, pds.GCur))
 			}
 			swFrom = append(swFrom, ref(q, pds.GCur), ref(x, pds.GCur))
 			swTo = append(swTo, ref(x, pds.GNext), ref(q, pds.GNext))
 			ncFrom = append(ncFrom, ref(x, pds.GNext), ref(q, pds.GNext))
 			ncTo = append(ncTo, ref(x, pds.GCur), ref(q, pds.GCur))
-		}
-	}
-	var nsFrom, nsTo, usFrom, usTo, firsts []bdd.Ref
-	for i := range s.copies {
-		for r := range s.Rounds {
-			nsFrom, nsTo = append(nsFrom, ref(s.copies[i][r], pds.GNext)), append(nsTo, ref(s.guess[i][r], pds.GCur))
-			if r+1 < s.Rounds {
-				usFrom, usTo = append(usFrom, ref(s.guess[i][r+1], pds.GCur)), append(usTo, ref(s.copies[i][r], pds.GCur))
-			}
+			nsFrom, nsTo = append(nsFrom, ref(x, pds.GNext)), append(nsTo, ref(q, pds.GCur))
 		}
 		firsts = append(firsts, ref(s.guess[i][0], pds.GCur))
 	}
@@ -82,7 +75,7 @@ func newLazy(s *Net) *lazy {
 	z.shift = m.Renaming(shFrom, shTo)
 	z.swap = m.Renaming(swFrom, swTo)
 	z.nextToCur = m.Renaming(ncFrom, ncTo)
-	z.mid = m.Set(midRefs...)
+	z.mid = m.Set(mids...)
 	var rs []bdd.Ref
 	for _, g := range s.round.bits {
 		rs = append(rs, ref(g, pds.GCur))

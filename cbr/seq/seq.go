@@ -90,7 +90,6 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	if opts.Rounds < 1 {
 		return nil, fmt.Errorf("seq: round bound %d: need at least 1", opts.Rounds)
 	}
-
 	res := &Result{Result: engine.Result{Bound: opts.Rounds, Unit: engine.Rounds, Complete: -1, Converged: -1}}
 	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}
 	var eng *pds.Network
