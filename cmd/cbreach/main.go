@@ -146,8 +146,9 @@ Flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
-Flags marked "explicit engine" apply to --engine explicit only; --split,
---prune, --no-dedup, --max-tuples and --reach-tops to --engine cbr only.
+Flags marked "explicit engine" apply to --engine explicit only; --prune,
+--no-dedup, --max-tuples and --reach-tops to --engine cbr only; --split
+to cbr (view tuple splitting) and seq (the reduction's form).
 
 Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
 usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
@@ -167,7 +168,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.SortFlags = false
 	fs.IntVarP(&c.contexts, "contexts", "k", cbr.DefaultContexts, "the bound: explore runs of at most `N` contexts (or preemptions, with --count preemptions)")
 	fs.StringVar(&c.count, "count", "contexts", "what the bound counts, `UNIT` contexts or preemptions (switches away from a thread that could still move; the first context and switches away from a blocked or finished thread are free)")
-	fs.StringVar(&c.split, "split", "lazy", "view tuple splitting, `MODE` lazy or eager")
+	fs.StringVar(&c.split, "split", "lazy", "`MODE` lazy or eager: view tuple splitting (cbr), the sequential reduction's form (seq)")
 	fs.StringVar(&c.prune, "prune", "subsumed", "leave out new view tuples covered by kept ones, `MODE` subsumed, identical or none (exact in every mode)")
 	fs.BoolVar(&c.noDedup, "no-dedup", false, "same as --prune none: the jMoped paper's counting of view tuples (slower)")
 	fs.BoolVar(&c.all, "all", false, "explore the whole bound and report every violation site")
