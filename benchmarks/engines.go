@@ -177,8 +177,6 @@ func (r *EngineRun) inconsistent(want Expected) string {
 		return fmt.Sprintf("a violation within %d rounds, EXPECTED: %s", r.Fewest, want)
 	case want.Violation && want.Contexts <= r.K && (!got || r.Fewest > want.Contexts):
 		return fmt.Sprintf("got %s (%d rounds), but a violation with %d contexts fits in %d rounds", r.Verdict, r.Fewest, want.Contexts, want.Contexts)
-	case want.Violation && r.Threads*r.K < want.Contexts && got:
-		return fmt.Sprintf("a violation within %d rounds of %d threads, but it needs %d contexts", r.Fewest, r.Threads, want.Contexts)
 	case got && r.Threads*r.Fewest < want.Contexts:
 		return fmt.Sprintf("a violation within %d rounds of %d threads, but it needs %d contexts", r.Fewest, r.Threads, want.Contexts)
 	}

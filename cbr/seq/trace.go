@@ -185,18 +185,18 @@ func (z *lazy) chain(g []uint64, jv, kv int, rounds []int) (starts, ends []tuple
 	for i := jv + 1; i < jv+n; i++ {
 		order = append(order, i%n)
 	}
-	// into gives the starts of thread next from ends e (over x@) of
-	// thread prev: the same tuple, or across the cycle's seam (prev the
-	// last thread, next the first) the initial globals and then e.
-	into := func(prev, next int, e bdd.Node) bdd.Node {
+	// into gives the starts of thread next from ends e (over x@) of the
+	// thread before it in the cycle: the same tuple, or across the
+	// cycle's seam (next the first thread) the initial globals and then e.
+	into := func(next int, e bdd.Node) bdd.Node {
 		if next != 0 {
 			return m.Rename(e, z.endToStart)
 		}
 		return m.And(m.Rename(m.Rename(e, z.shift), z.nextToStart), z.init1AsStart)
 	}
-	// back gives the ends of thread prev (over x@) from starts st (over
-	// x?) of thread next: the inverse of into.
-	back := func(prev, next int, st bdd.Node) bdd.Node {
+	// back gives the ends of the thread before next (over x@) from starts
+	// st (over x?) of thread next: the inverse of into.
+	back := func(next int, st bdd.Node) bdd.Node {
 		if next != 0 {
 			return m.Rename(st, z.startToEnd)
 		}
@@ -217,14 +217,12 @@ func (z *lazy) chain(g []uint64, jv, kv int, rounds []int) (starts, ends []tuple
 	}
 	sets := make([]bdd.Node, len(order)) // possible starts of order[k]
 	from := ends[jv]
-	prev := jv
 	for k, i := range order {
-		sets[k] = into(prev, i, from)
+		sets[k] = into(i, from)
 		from = m.Exists(m.And(effect(i), sets[k]), z.startSet)
-		prev = i
 	}
 	// The last thread of the order must end where jv started.
-	want := back(order[len(order)-1], jv, starts[jv])
+	want := back(jv, starts[jv])
 	for k := len(order) - 1; k >= 0; k-- {
 		i := order[k]
 		x := m.And(effect(i), sets[k], want)
@@ -235,7 +233,7 @@ func (z *lazy) chain(g []uint64, jv, kv int, rounds []int) (starts, ends []tuple
 		starts[i] = m.Exists(pick, z.endSet)
 		ends[i] = m.Exists(pick, z.startSet)
 		if k > 0 {
-			want = back(order[k-1], i, starts[i])
+			want = back(i, starts[i])
 		}
 	}
 	return starts, ends

@@ -21,8 +21,6 @@ import (
 // checkSeq checks the flags that the seq engine takes differently.
 func checkSeq(c *config, opts *cbr.Options, targets bool) error {
 	switch {
-	case c.split != "lazy" && c.split != "eager":
-		return fmt.Errorf("--split: want eager or lazy, got %q", c.split)
 	case c.unbounded || c.perBound:
 		return fmt.Errorf("--engine seq takes a bound of rounds: no --unbounded or --per-bound")
 	case targets:
