@@ -80,7 +80,8 @@ const (
 	// all belong to tuples kept with at most as many contexts, and
 	// restricts it to the other globals when that holds at some; before
 	// SubsumeAfter tuples are kept (by default none), it drops identical
-	// tuples only.
+	// tuples only; at the last level expanded, the test is given a budget
+	// (package documentation, "The last level").
 	PruneSubsumed Prune = iota
 	// PruneIdentical drops a new tuple only when one with the same views
 	// and domain was kept with at most as many contexts.
@@ -139,6 +140,11 @@ type Options struct {
 	// the BDDs of its views, and costs one more post* per context of each
 	// trace (package documentation, "Traces").
 	Traces bool
+
+	// lastBudget, when set, replaces the budget of the last level's tests
+	// (limit per test, allowance; package documentation, "The last
+	// level"): for tests, which exhaust it on small programs.
+	lastBudget *[2]int
 }
 
 // item is a work item (j, i, T) of Algorithm 1: a view tuple reached with
@@ -689,5 +695,14 @@ func newPruner(m *bdd.Manager, g bdd.VarSet, threads int, opts Options) *subsume
 	case PruneIdentical:
 		return newSubsumer(m, g, threads, math.MaxInt)
 	}
-	return newSubsumer(m, g, threads, max(opts.SubsumeAfter, 0))
+	s := newSubsumer(m, g, threads, max(opts.SubsumeAfter, 0))
+	if opts.Count == Contexts && !opts.Unbounded {
+		// The tuples of the last level expanded: package documentation,
+		// "The last level".
+		s.last = opts.Contexts - 1
+	}
+	if opts.lastBudget != nil {
+		s.lastLimit, s.lastAllowance = opts.lastBudget[0], opts.lastBudget[1]
+	}
+	return s
 }

@@ -203,13 +203,19 @@ func reachSets(v reachcases.Variant) bool {
 // never processes more view tuples than eager, and pruning never adds
 // tuples. For k <= 3, eager and lazy, without pruning and with
 // subsumption, reach the explicit reference's configurations with the
-// same fewest contexts.
+// same fewest contexts. Two more variants, eager and lazy, run the last
+// level's tests on a budget small enough to run out: one test stops
+// after a few trie nodes and the level's tests after a few tests.
 func TestDifferential(t *testing.T) {
 	seeds := reachcases.RandomSeeds
 	if testing.Short() {
 		seeds = reachcases.ShortRandomSeeds
 	}
 	variants := reachcases.Variants()
+	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+		opts := cbr.WithLastBudget(cbr.Options{Split: s}, 5, 30)
+		variants = append(variants, reachcases.CBR(fmt.Sprintf("%s/subsumed-small-budget", s), opts, fmt.Sprintf("%s/none", s)))
+	}
 	for _, c := range append(reachcases.Cases(), reachcases.Random(seeds)...) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel() // each case has a network and BDD manager of its own

@@ -1,7 +1,6 @@
 package cbr
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -43,9 +42,19 @@ type subsumer struct {
 	byPoint map[uint64]*trieNode
 	wide    []*keptGroup
 
-	after int            // kept tuples before the first subsumption test
-	n     int            // tuples kept so far
-	exact map[string]int // until then: views and domain -> fewest contexts
+	after int // kept tuples before the first subsumption test
+	n     int // tuples kept so far
+	// The last level expanded (-1: none, every test unlimited), whose
+	// tests are given a budget (package documentation, "The last
+	// level"): the units spent (spent) are counted against the limit of
+	// one test, and the level's tests go on while all of them together
+	// have spent at most lastAllowance plus what their drops saved
+	// (lastSpent, lastSaved), the defaults being lastLimit and
+	// lastAllowance.
+	last                     int
+	spent, limit             int
+	lastSpent, lastSaved     int
+	lastLimit, lastAllowance int
 
 	// preempt: the levels count preemptions, and a kept tuple covers a
 	// new one only when it leaves at most as many for the next switch
@@ -110,12 +119,15 @@ type keptTuple struct {
 // threads whose domains are over the globals g; it tests subsumption once
 // after tuples are kept.
 func newSubsumer(m *bdd.Manager, g bdd.VarSet, threads, after int) *subsumer {
-	s := &subsumer{m: m, byDom: map[int]*keptGroup{}, after: after, exact: map[string]int{}, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
+	s := &subsumer{m: m, byDom: map[int]*keptGroup{}, after: after, last: -1, lastLimit: lastLimit, lastAllowance: lastAllowance, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
 		pairs: make([]map[[2]int]*pairCond, threads), tops: make([][]*viewTops, threads),
 		pts: m.Points(g), byPoint: map[uint64]*trieNode{}}
 	for i := range threads {
 		s.byHash[i] = map[uint64][]int{}
 		s.pairs[i] = map[[2]int]*pairCond{}
+	}
+	if after == math.MaxInt {
+		s.pts = nil // no test: no point mode
 	}
 	return s
 }
@@ -202,6 +214,9 @@ func (s *subsumer) pairTops(i, a, b int) bdd.Node {
 func (s *subsumer) within(i, a, b int) bdd.Node {
 	p := s.pair(i, a, b)
 	if !p.haveWithin {
+		if s.over(withinUnits) {
+			return s.m.False()
+		}
 		p.within, p.haveWithin = s.views[i][a].Within(s.views[i][b]), true
 	}
 	return p.within
@@ -210,28 +225,84 @@ func (s *subsumer) within(i, a, b int) bdd.Node {
 // check reports whether every configuration of t belongs to a tuple kept
 // at level or below. Otherwise it keeps t and, when that holds at some of
 // t's globals, restricts t to the others (shrunk). Until s.after tuples
-// are kept, only a tuple identical to a kept one (the same interned views
-// and domain; counting preemptions, the same last thread too) is
-// dropped. last is the thread that ran last (-1: none).
+// are kept, and at the last level once its tests no longer pay (budget),
+// only a tuple identical to a kept one (the same interned views and
+// domain, covers) is dropped. last is the thread that ran last (-1:
+// none).
 func (s *subsumer) check(t *split.Tuple, level, last int) (drop, shrunk bool) {
 	ids := make([]int, len(t.Views))
 	for i, v := range t.Views {
 		ids[i] = s.intern(i, v)
 		t.Views[i] = s.views[i][ids[i]]
 	}
-	if s.n < s.after {
-		key := fmt.Sprint(ids, t.Domain.ID())
-		if s.preempt {
-			key = fmt.Sprint(key, " ", last)
-		}
-		if l, ok := s.exact[key]; ok && l <= level {
-			return true, false
-		}
-		s.exact[key] = level
+	if level != s.last && s.n >= s.after {
+		s.spent, s.limit = 0, math.MaxInt
+		return s.cover(t, ids, level, last)
+	}
+	if s.identical(t.Domain, ids, level, last) {
+		return true, false
+	}
+	if s.n < s.after || !s.budget() {
 		s.keep(t, ids, level, last)
 		return false, false
 	}
-	return s.cover(t, ids, level, last)
+	s.spent, s.limit = 0, s.lastLimit
+	if drop, shrunk = s.cover(t, ids, level, last); drop {
+		s.lastSaved += postUnits * (len(ids) - 1)
+	}
+	s.lastSpent += s.spent
+	return drop, shrunk
+}
+
+// The budget of the tests of the last level, in units of work: a post*
+// call is postUnits, a simulation computed (Within) withinUnits and a
+// visit of a trie node visitUnits. Measured on Bluetooth v2 with 3
+// adders and 2 stoppers, the binary search trees with a searcher and the
+// Lal-Reps driver with 4 threads at 5 contexts, a simulation costs 0.3
+// to 0.5 of a post* call on each (30 µs to 11 ms), and a visit (0.45 µs)
+// about 1/150 of a post* call on the first, less on the others. One test
+// may spend lastLimit; the level's tests go on while they have spent at
+// most lastAllowance more than they saved, the other threads' post*
+// calls of each tuple they dropped.
+const (
+	postUnits     = 300
+	withinUnits   = 150
+	visitUnits    = 2
+	lastLimit     = 10 * postUnits
+	lastAllowance = 100 * postUnits
+)
+
+// budget reports whether a tuple of the last level is tested: whether
+// the level's tests have paid for themselves so far, give or take
+// lastAllowance.
+func (s *subsumer) budget() bool {
+	return s.lastSpent <= s.lastAllowance+s.lastSaved
+}
+
+// over counts one unit of work of the current test and reports whether
+// it is over its limit.
+func (s *subsumer) over(units int) bool {
+	s.spent += units
+	return s.spent > s.limit
+}
+
+// identical reports whether a tuple with domain dom and the views ids was
+// kept and covers one reached with level units of the bound, last having
+// run last: a lookup in the trie of dom's group.
+func (s *subsumer) identical(dom bdd.Node, ids []int, level, last int) bool {
+	g := s.byDom[dom.ID()]
+	if g == nil {
+		return false
+	}
+	n := g.root
+	for _, id := range ids {
+		j := n.child(id)
+		if j < 0 {
+			return false
+		}
+		n = n.kids[j]
+	}
+	return slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) })
 }
 
 // covers reports whether kept tuple k may cover a new tuple reached with
@@ -253,13 +324,10 @@ func (s *subsumer) covers(k keptTuple, level, last int) bool {
 // globals (or, for a wide domain, with its group in wide).
 func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 	s.n++
-	if s.after == math.MaxInt {
-		return // PruneIdentical: the exact keys are all it needs
-	}
 	g := s.group(t.Domain)
 	g.root.insert(ids, keptTuple{level, last}, nil)
-	if s.pts == nil || g.wide {
-		return
+	if s.pts == nil || g.wide || s.after == math.MaxInt {
+		return // PruneIdentical needs the group's trie only
 	}
 	s.pts.Each(t.Domain, func(p uint64) bool {
 		n := s.byPoint[p]
@@ -357,6 +425,9 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shru
 	path := make([]int, len(ids))
 	var walk func(n *trieNode, d int, x bdd.Node) bool
 	walk = func(n *trieNode, d int, x bdd.Node) bool {
+		if s.over(visitUnits) {
+			return false
+		}
 		if d == len(ids) {
 			if !slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) }) {
 				return false
@@ -435,6 +506,9 @@ func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop
 	var g uint64
 	var walk func(n *trieNode, d int) bool
 	walk = func(n *trieNode, d int) bool {
+		if s.over(visitUnits) {
+			return false
+		}
 		if d == len(ids) {
 			if !slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) }) {
 				return false
