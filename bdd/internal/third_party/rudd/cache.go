@@ -40,9 +40,13 @@ const cacheidAPPEX int = 0x3
 // const cacheid_APPAL int = 0x4
 // const cacheid_APPUN int = 0x5
 
+// cbreach: an entry holds its first operand complemented (na = ^a), so
+// that a zeroed entry (na 0, that is a -1) matches no node: a new cache
+// is empty as allocated, and a reset is one clear, where every entry's a
+// was set to -1 (most of a small run's start-up).
 type data4n struct {
 	res int
-	a   int
+	na  int
 	b   int
 	c   int
 }
@@ -56,23 +60,21 @@ type data4ncache struct {
 
 func (bc *data4ncache) init(size, ratio int) {
 	size = primeGte(size)
-	bc.table = make([]data4n, size)
+	bc.table = make([]data4n, size) // empty: see data4n
 	bc.ratio = ratio
-	bc.reset()
 }
 
 func (bc *data4ncache) resize(size int) {
 	if bc.ratio > 0 {
 		size = primeGte((size * bc.ratio) / 100)
 		bc.table = make([]data4n, size)
+		return
 	}
 	bc.reset()
 }
 
 func (bc *data4ncache) reset() {
-	for k := range bc.table {
-		bc.table[k].a = -1
-	}
+	clear(bc.table)
 }
 
 // cache3n is used for caching replace operations
@@ -85,29 +87,27 @@ type data3ncache struct {
 
 type data3n struct {
 	res int
-	a   int
+	na  int // ^a, as in data4n
 	c   int
 }
 
 func (bc *data3ncache) init(size, ratio int) {
 	size = primeGte(size)
-	bc.table = make([]data3n, size)
+	bc.table = make([]data3n, size) // empty: see data4n
 	bc.ratio = ratio
-	bc.reset()
 }
 
 func (bc *data3ncache) resize(size int) {
 	if bc.ratio > 0 {
 		size = primeGte((size * bc.ratio) / 100)
 		bc.table = make([]data3n, size)
+		return
 	}
 	bc.reset()
 }
 
 func (bc *data3ncache) reset() {
-	for k := range bc.table {
-		bc.table[k].a = -1
-	}
+	clear(bc.table)
 }
 
 // Setup and shutdown
@@ -188,7 +188,7 @@ type applycache struct {
 
 func (bc *applycache) matchapply(left, right int) int {
 	entry := bc.table[_TRIPLE(left, right, bc.op, len(bc.table))]
-	if entry.a == left && entry.b == right && entry.c == bc.op {
+	if entry.na == ^left && entry.b == right && entry.c == bc.op {
 		if _DEBUG {
 			bc.opHit++
 		}
@@ -202,7 +202,7 @@ func (bc *applycache) matchapply(left, right int) int {
 
 func (bc *applycache) setapply(left, right, res int) int {
 	bc.table[_TRIPLE(left, right, bc.op, len(bc.table))] = data4n{
-		a:   left,
+		na:  ^left,
 		b:   right,
 		c:   bc.op,
 		res: res,
@@ -214,7 +214,7 @@ func (bc *applycache) setapply(left, right, res int) int {
 
 func (bc *applycache) matchnot(n int) int {
 	entry := bc.table[n%len(bc.table)]
-	if entry.a == n && entry.c == int(opnot) {
+	if entry.na == ^n && entry.c == int(opnot) {
 		if _DEBUG {
 			bc.opHit++
 		}
@@ -228,7 +228,7 @@ func (bc *applycache) matchnot(n int) int {
 
 func (bc *applycache) setnot(n, res int) int {
 	bc.table[n%len(bc.table)] = data4n{
-		a:   n,
+		na:  ^n,
 		c:   int(opnot),
 		res: res,
 	}
@@ -251,7 +251,7 @@ type itecache struct {
 
 func (bc *itecache) matchite(f, g, h int) int {
 	entry := bc.table[_TRIPLE(f, g, h, len(bc.table))]
-	if entry.a == f && entry.b == g && entry.c == h {
+	if entry.na == ^f && entry.b == g && entry.c == h {
 		if _DEBUG {
 			bc.opHit++
 		}
@@ -265,7 +265,7 @@ func (bc *itecache) matchite(f, g, h int) int {
 
 func (bc *itecache) setite(f, g, h, res int) int {
 	bc.table[_TRIPLE(f, g, h, len(bc.table))] = data4n{
-		a:   f,
+		na:  ^f,
 		b:   g,
 		c:   h,
 		res: res,
@@ -295,7 +295,7 @@ type quantcache struct {
 
 func (bc *quantcache) matchquant(n, varset int) int {
 	entry := bc.table[_PAIR(n, varset, len(bc.table))]
-	if entry.a == n && entry.b == varset && entry.c == bc.id {
+	if entry.na == ^n && entry.b == varset && entry.c == bc.id {
 		if _DEBUG {
 			bc.opHit++
 		}
@@ -309,7 +309,7 @@ func (bc *quantcache) matchquant(n, varset int) int {
 
 func (bc *quantcache) setquant(n, varset, res int) int {
 	bc.table[_PAIR(n, varset, len(bc.table))] = data4n{
-		a:   n,
+		na:  ^n,
 		b:   varset,
 		c:   bc.id,
 		res: res,
@@ -336,7 +336,7 @@ type appexcache struct {
 
 func (bc *appexcache) matchappex(left, right int) int {
 	entry := bc.table[_TRIPLE(left, right, bc.id, len(bc.table))]
-	if entry.a == left && entry.b == right && entry.c == bc.id {
+	if entry.na == ^left && entry.b == right && entry.c == bc.id {
 		if _DEBUG {
 			bc.opHit++
 		}
@@ -350,7 +350,7 @@ func (bc *appexcache) matchappex(left, right int) int {
 
 func (bc *appexcache) setappex(left, right, res int) int {
 	bc.table[_TRIPLE(left, right, bc.id, len(bc.table))] = data4n{
-		a:   left,
+		na:  ^left,
 		b:   right,
 		c:   bc.id,
 		res: res,
@@ -374,7 +374,7 @@ type replacecache struct {
 
 func (bc *replacecache) matchreplace(n int) int {
 	entry := bc.table[n%len(bc.table)]
-	if entry.a == n && entry.c == bc.id {
+	if entry.na == ^n && entry.c == bc.id {
 		if _DEBUG {
 			bc.opHit++
 		}
@@ -388,7 +388,7 @@ func (bc *replacecache) matchreplace(n int) int {
 
 func (bc *replacecache) setreplace(n, res int) int {
 	bc.table[n%len(bc.table)] = data3n{
-		a:   n,
+		na:  ^n,
 		c:   bc.id,
 		res: res,
 	}
