@@ -120,16 +120,20 @@
 // and the level's tests stop, but for the lookup, once they have spent
 // more than a hundred post* calls' worth beyond what they saved. On small
 // models the tests pay and run as before; on the larger ones they stop
-// early. Measured in one run each (whole process, --all, lazy), against
-// testing every tuple: Bluetooth v2 with 3 adders and 2 stoppers at 6
-// contexts 26.5 s to 13.1 s (34 % more tuples), the binary search trees
-// with a searcher at 6 contexts 49 s to 32 s (safe) and 74 s to 29 s
-// (racy), the Lal-Reps driver with 4 threads at 5 contexts 6.6 s to 4.8 s.
+// early. Measured with the whole command (--all, lazy, one run each in
+// turn), against testing every tuple: Bluetooth v2 with 3 adders and 2
+// stoppers 26.2 s to 14.1 s at 6 contexts (median of 3, 34 % more
+// tuples) and 241 s to 75 s at 7, the binary search trees with a
+// searcher at 6 contexts 45 s to 31 s (safe) and 78 s to 34 s (racy),
+// the Lal-Reps driver with 4 and 5 threads at 5 contexts 6.5 s to 4.5 s
+// and 20.5 s to 15.4 s, the bundled example at 5 contexts (first
+// violation, traces) 0.71 times its time; eager splitting, whose tests
+// pay, keeps the same tuples in the same time.
 // Not testing the last level at all was no faster beyond the noise, and
 // left lazy splitting with more tuples than eager on small random
-// programs; testing the level below on a budget too helped the trees and
-// hurt the drivers (a dropped tuple there also saves its successors'
-// post* calls). The level reached by the k-th context is still tested in
+// programs; not testing the level below either helped the trees and hurt
+// the drivers (a dropped tuple there also saves its successors' post*
+// calls). The level reached by the k-th context is still tested in
 // full, until a tuple is kept (splitLast), so that convergence is seen
 // as before; runs that count preemptions, and unbounded runs, test every
 // level in full. Exactness is unchanged: a tuple kept although covered
