@@ -279,12 +279,16 @@ func (s *subsumer) budget() bool {
 	return s.lastSpent <= s.lastAllowance+s.lastSaved
 }
 
-// over counts one unit of work of the current test and reports whether
-// it is over its limit.
+// over counts units of work of the current test and reports whether it
+// is over its limit.
 func (s *subsumer) over(units int) bool {
 	s.spent += units
-	return s.spent > s.limit
+	return s.exhausted()
 }
+
+// exhausted reports whether the current test is over its limit: it then
+// stops, and what it found covered so far stands.
+func (s *subsumer) exhausted() bool { return s.spent > s.limit }
 
 // identical reports whether a tuple with domain dom and the views ids was
 // kept and covers one reached with level units of the bound, last having
@@ -327,7 +331,7 @@ func (s *subsumer) keep(t *split.Tuple, ids []int, level, last int) {
 	g := s.group(t.Domain)
 	g.root.insert(ids, keptTuple{level, last}, nil)
 	if s.pts == nil || g.wide || s.after == math.MaxInt {
-		return // PruneIdentical needs the group's trie only
+		return // the tries per global serve the test only
 	}
 	s.pts.Each(t.Domain, func(p uint64) bool {
 		n := s.byPoint[p]
@@ -447,6 +451,9 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shru
 			if kid.minLevel > level {
 				continue
 			}
+			if s.exhausted() {
+				return false
+			}
 			y := x
 			if b != ids[d] {
 				y = m.And(x, s.pairTops(d, ids[d], b))
@@ -468,6 +475,9 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shru
 	for _, g := range s.groups {
 		if g.root.minLevel > level {
 			continue
+		}
+		if s.exhausted() {
+			break
 		}
 		if x := m.And(rem, g.dom); !x.IsFalse() && walk(g.root, 0, x) {
 			return true, false
@@ -576,7 +586,7 @@ func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop
 				break
 			}
 		}
-		return true
+		return !s.exhausted()
 	})
 	if covered == nil {
 		return s.rest(t, ids, level, last, t.Domain)
