@@ -49,8 +49,8 @@ type subsumer struct {
 	// level"): the units spent (spent) are counted against the limit of
 	// one test, and the level's tests go on while all of them together
 	// have spent at most lastAllowance plus what their drops saved
-	// (lastSpent, lastSaved), the defaults being lastLimit and
-	// lastAllowance.
+	// (lastSpent, lastSaved); by default defaultLastLimit and
+	// defaultLastAllowance.
 	last                     int
 	spent, limit             int
 	lastSpent, lastSaved     int
@@ -119,7 +119,7 @@ type keptTuple struct {
 // threads whose domains are over the globals g; it tests subsumption once
 // after tuples are kept.
 func newSubsumer(m *bdd.Manager, g bdd.VarSet, threads, after int) *subsumer {
-	s := &subsumer{m: m, byDom: map[int]*keptGroup{}, after: after, last: -1, lastLimit: lastLimit, lastAllowance: lastAllowance, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
+	s := &subsumer{m: m, byDom: map[int]*keptGroup{}, after: after, last: -1, lastLimit: defaultLastLimit, lastAllowance: defaultLastAllowance, views: make([][]*symauto.Auto, threads), byHash: make([]map[uint64][]int, threads),
 		pairs: make([]map[[2]int]*pairCond, threads), tops: make([][]*viewTops, threads),
 		pts: m.Points(g), byPoint: map[uint64]*trieNode{}}
 	for i := range threads {
@@ -256,25 +256,27 @@ func (s *subsumer) check(t *split.Tuple, level, last int) (drop, shrunk bool) {
 
 // The budget of the tests of the last level, in units of work: a post*
 // call is postUnits, a simulation computed (Within) withinUnits and a
-// visit of a trie node visitUnits. Measured on Bluetooth v2 with 3
-// adders and 2 stoppers, the binary search trees with a searcher and the
-// Lal-Reps driver with 4 threads at 5 contexts, a simulation costs 0.3
-// to 0.5 of a post* call on each (30 µs to 11 ms), and a visit (0.45 µs)
-// about 1/150 of a post* call on the first, less on the others. One test
-// may spend lastLimit; the level's tests go on while they have spent at
-// most lastAllowance more than they saved, the other threads' post*
+// visit of a trie node visitUnits. Measured at 5 contexts (CPU profiles,
+// lazy), a simulation costs 0.39 of a post* call on Bluetooth v2 with 3
+// adders and 2 stoppers (30 µs against 77 µs), 0.31 on the Lal-Reps
+// driver with 4 threads (56 µs against 180 µs) and 0.83 on the binary
+// search trees with a searcher (10.6 ms against 12.8 ms); a visit (about
+// 0.45 µs) is 1/170 of a post* call on the first and less on the others.
+// withinUnits takes half a post* call, between those. One test may spend
+// defaultLastLimit; the level's tests go on while they have spent at most
+// defaultLastAllowance more than they saved, the other threads' post*
 // calls of each tuple they dropped.
 const (
-	postUnits     = 300
-	withinUnits   = 150
-	visitUnits    = 2
-	lastLimit     = 10 * postUnits
-	lastAllowance = 100 * postUnits
+	postUnits            = 300
+	withinUnits          = 150
+	visitUnits           = 2
+	defaultLastLimit     = 10 * postUnits
+	defaultLastAllowance = 100 * postUnits
 )
 
 // budget reports whether a tuple of the last level is tested: whether
 // the level's tests have paid for themselves so far, give or take
-// lastAllowance.
+// s.lastAllowance.
 func (s *subsumer) budget() bool {
 	return s.lastSpent <= s.lastAllowance+s.lastSaved
 }
@@ -306,7 +308,7 @@ func (s *subsumer) identical(dom bdd.Node, ids []int, level, last int) bool {
 		}
 		n = n.kids[j]
 	}
-	return slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) })
+	return s.anyCovers(n, level, last)
 }
 
 // covers reports whether kept tuple k may cover a new tuple reached with
@@ -321,6 +323,12 @@ func (s *subsumer) covers(k keptTuple, level, last int) bool {
 		return k.level <= level
 	}
 	return k.level < level || k.level == level && (k.last == last || k.last < 0)
+}
+
+// anyCovers reports whether a tuple at trie node n covers a new one
+// (covers).
+func (s *subsumer) anyCovers(n *trieNode, level, last int) bool {
+	return slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) })
 }
 
 // keep records t, reached with level contexts, last having run last: in
@@ -433,7 +441,7 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shru
 			return false
 		}
 		if d == len(ids) {
-			if !slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) }) {
+			if !s.anyCovers(n, level, last) {
 				return false
 			}
 			for i, b := range path {
@@ -520,7 +528,7 @@ func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop
 			return false
 		}
 		if d == len(ids) {
-			if !slices.ContainsFunc(n.tuples, func(k keptTuple) bool { return s.covers(k, level, last) }) {
+			if !s.anyCovers(n, level, last) {
 				return false
 			}
 			for i, b := range path {
