@@ -49,6 +49,14 @@ func collectUntil(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// awaitDead waits until a dead handle of node id is queued for release,
+// once the recent handles, which hold theirs, are forgotten.
+func awaitDead(t *testing.T, m *Manager, id int) {
+	t.Helper()
+	m.refs.forget()
+	collectUntil(t, "dead handle queued", queued(m, id))
+}
+
 // churn makes rudd collect its node table (at least once: the table is
 // small) by building and dropping unrelated nodes.
 func churn(f *fixture) {
@@ -113,9 +121,9 @@ func TestRefcountSaturation(t *testing.T) {
 			// Once its handles are gone, the node goes back to rudd.
 			id := kept[0].ID()
 			kept = nil
-			collectUntil(t, "dead handle queued", queued(m, id))
+			awaitDead(t, m, id)
 			m.Not(m.True()) // any operation releases the dead handles
-			require.NotContains(t, m.refs.owned, id, "node released")
+			require.False(t, m.refs.has(id), "node released")
 			require.Zero(t, m.b.RefCount(id), "no reference left")
 			checkRefs(t, m)
 		})
@@ -132,7 +140,7 @@ func TestRefcountVariables(t *testing.T) {
 		require.True(t, m.And(x, m.True()).Equal(x))
 		require.True(t, m.Not(m.Not(x)).Equal(x))
 	}
-	require.Empty(t, m.refs.owned)
+	require.Zero(t, m.refs.n)
 	require.NoError(t, m.Err())
 	checkRefs(t, m)
 }
@@ -149,24 +157,24 @@ func TestRefcountCanonical(t *testing.T) {
 	require.Same(t, a.n, b.n, "one handle per node")
 	id := a.ID()
 	a, b = Node{}, Node{}
-	collectUntil(t, "dead handle queued", queued(m, id))
-	require.Contains(t, m.refs.owned, id)
+	awaitDead(t, m, id)
+	require.True(t, m.refs.has(id))
 
 	// rudd returns the node again before the queue is drained (call would
 	// drain it first).
 	c := m.wrap(m.b.Apply(x.n, y.n, rudd.OPor))
 	require.Equal(t, id, c.ID())
 	m.release()
-	require.Contains(t, m.refs.owned, id, "the new handle survives the old one's release")
+	require.True(t, m.refs.has(id), "the new handle survives the old one's release")
 	checkRefs(t, m)
 	f.checkNode(t, "x|y", c, []Ref{{f.u[2], 0}, {f.u[2], 1}}, func(v []uint64) bool { return v[0]&1 == 1 || v[1]&2 == 2 })
 
 	// Released, then returned again.
 	c = Node{}
-	collectUntil(t, "dead handle queued", queued(m, id))
+	awaitDead(t, m, id)
 	d := m.Or(x, y) // drains the queue first
 	require.Equal(t, id, d.ID(), "not collected by rudd in between")
-	require.Contains(t, m.refs.owned, id)
+	require.True(t, m.refs.has(id))
 	require.NoError(t, m.Err())
 	checkRefs(t, m)
 	runtime.KeepAlive(d)
@@ -178,15 +186,21 @@ func TestRefcountCanonical(t *testing.T) {
 func checkRefs(t testing.TB, m *Manager) {
 	t.Helper()
 	r := &m.refs
-	for id := range r.owned {
+	count := 0
+	for id, o := range r.owned {
+		if o.gen == 0 {
+			continue
+		}
+		count++
 		require.Equal(t, rudd.MaxRefCount, m.b.RefCount(id), "owned node %d", id)
 	}
+	require.Equal(t, count, r.n, "owned nodes counted")
 	err := m.b.Allnodes(func(id, level, low, high int) error {
 		if id < 2 {
 			return nil
 		}
 		c := m.b.RefCount(id)
-		_, owned := r.owned[id]
+		owned := r.has(id)
 		variable := low < 2 && high < 2
 		if owned || variable {
 			require.Equal(t, rudd.MaxRefCount, c, "node %d", id)
