@@ -12,19 +12,21 @@ import (
 // retnode creates a Node for external use. cbreach: rudd counted the
 // pointers it returned and set a finalizer on each; that count saturated
 // and its finalizers raced with the operations. The bdd package above
-// keeps the references itself (it sets refcou), so retnode only wraps.
+// keeps the references itself (it sets refcou), so retnode only wraps,
+// and without allocating: the Node of id n points to ids[n], which holds
+// n (a Node's value never changes, so a new ids array when the table has
+// grown leaves the Nodes into the old one valid).
 func (b *tables) retnode(n int) Node {
-	if n < 0 || n > len(b.nodes) {
+	if n < 0 || n >= len(b.nodes) {
 		return nil
 	}
-	if n == 0 {
-		return bddzero
+	if n >= len(b.ids) {
+		b.ids = make([]int, len(b.nodes))
+		for i := range b.ids {
+			b.ids[i] = i
+		}
 	}
-	if n == 1 {
-		return bddone
-	}
-	x := n
-	return &x
+	return &b.ids[n]
 }
 
 func (b *tables) makenode(level int32, low, high int, refstack []int) (int, error) {

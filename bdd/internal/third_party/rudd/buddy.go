@@ -25,6 +25,7 @@ type tables struct {
 	gcstat                   // Information about garbage collections
 	configs                  // Configurable parameters
 	collections  int         // cbreach: garbage collections so far (gbc)
+	ids          []int       // cbreach: ids[i] == i, what retnode points to
 }
 
 type buddynode struct {
