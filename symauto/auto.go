@@ -3,6 +3,7 @@ package symauto
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -76,33 +77,51 @@ type Auto struct {
 	labels map[Trans]bdd.Node
 	acc    map[State]bdd.Node // acceptance cache; nil when stale
 	sim    *simData           // what Within needs (cache); nil when stale
+	// ts caches Transitions (nil when stale): it changes only when a
+	// transition is added or dropped, and a copy shares it until then.
+	ts []Trans
 }
 
 func newAuto(sp *Space) *Auto {
-	return &Auto{sp: sp, names: make([]StateName, 2), index: map[StateName]State{}, labels: map[Trans]bdd.Node{}}
+	return &Auto{sp: sp, names: make([]StateName, 2), labels: map[Trans]bdd.Node{}}
 }
 
-// clone returns a copy that can be changed independently.
+// clone returns a copy that can be changed independently. The copy shares
+// the receiver's names (their capacity clipped, so that a state added to
+// either is appended to a new array) and builds its own index only if it
+// needs one.
 func (a *Auto) clone() *Auto {
-	b := &Auto{sp: a.sp, names: slices.Clone(a.names), index: make(map[StateName]State, len(a.index)), labels: make(map[Trans]bdd.Node, len(a.labels)), acc: a.acc}
-	for k, v := range a.index {
-		b.index[k] = v
-	}
-	for k, v := range a.labels {
-		b.labels[k] = v
-	}
-	return b
+	return a.withLabels(maps.Clone(a.labels))
+}
+
+// withLabels returns an automaton with a's states and the given labels
+// (over a's states), whose caches the caller sets.
+func (a *Auto) withLabels(labels map[Trans]bdd.Node) *Auto {
+	return &Auto{sp: a.sp, names: slices.Clip(a.names), labels: labels, acc: a.acc, ts: a.ts}
 }
 
 // state returns the mid-state of the given name, creating it.
 func (a *Auto) state(n StateName) State {
-	if s, ok := a.index[n]; ok {
+	if s, ok := a.stateOf(n); ok {
 		return s
 	}
 	s := State(len(a.names))
 	a.names = append(a.names, n)
 	a.index[n] = s
 	return s
+}
+
+// stateOf returns the mid-state of the given name, if there is one. It
+// builds the index of the names on its first call.
+func (a *Auto) stateOf(n StateName) (State, bool) {
+	if a.index == nil {
+		a.index = make(map[StateName]State, len(a.names))
+		for s := 2; s < len(a.names); s++ {
+			a.index[a.names[s]] = State(s)
+		}
+	}
+	s, ok := a.index[n]
+	return s, ok
 }
 
 // Name returns the name of a mid-state.
@@ -112,14 +131,18 @@ func (a *Auto) Name(s State) StateName { return a.names[s] }
 func (a *Auto) NumStates() int { return len(a.names) }
 
 // Transitions returns the transitions with non-empty labels in a
-// deterministic order (by source, label, target; epsilon first).
+// deterministic order (by source, label, target; epsilon first). The slice
+// is shared: the caller must not change it.
 func (a *Auto) Transitions() []Trans {
-	ts := make([]Trans, 0, len(a.labels))
-	for t := range a.labels {
-		ts = append(ts, t)
+	if a.ts == nil {
+		ts := make([]Trans, 0, len(a.labels))
+		for t := range a.labels {
+			ts = append(ts, t)
+		}
+		slices.SortFunc(ts, cmpTrans)
+		a.ts = ts
 	}
-	slices.SortFunc(ts, cmpTrans)
-	return ts
+	return a.ts
 }
 
 // Label returns the label of t (false when absent).
@@ -136,9 +159,16 @@ func (a *Auto) Len() int { return len(a.labels) }
 // set replaces the label of t, dropping it when empty.
 func (a *Auto) set(t Trans, l bdd.Node) {
 	a.acc, a.sim = nil, nil
+	_, had := a.labels[t]
 	if l.IsFalse() {
-		delete(a.labels, t)
+		if had {
+			delete(a.labels, t)
+			a.ts = nil
+		}
 		return
+	}
+	if !had {
+		a.ts = nil
 	}
 	a.labels[t] = l
 }
@@ -151,7 +181,7 @@ func (a *Auto) add(t Trans, l bdd.Node) bdd.Node {
 	if !ok {
 		if !l.IsFalse() {
 			a.labels[t] = l
-			a.acc, a.sim = nil, nil
+			a.acc, a.sim, a.ts = nil, nil, nil
 		}
 		return l
 	}
@@ -189,8 +219,7 @@ func (b *Auto) mapState(a *Auto, s State) (State, bool) {
 	if s == Initial || s == Final {
 		return s, true
 	}
-	x, ok := b.index[a.names[s]]
-	return x, ok
+	return b.stateOf(a.names[s])
 }
 
 func (a *Auto) stateString(s State) string {
@@ -236,12 +265,11 @@ func (a *Auto) Canonical() *Auto {
 	if same {
 		return a
 	}
-	b := &Auto{sp: a.sp, names: slices.Clone(a.names), index: make(map[StateName]State, len(a.index)), labels: a.labels, acc: a.acc}
+	b := &Auto{sp: a.sp, names: slices.Clone(a.names), labels: a.labels, acc: a.acc, ts: a.ts}
 	for s := 2; s < len(b.names); s++ {
 		if b.names[s].Init == 0 {
 			b.names[s].Level = rank[b.names[s].Level]
 		}
-		b.index[b.names[s]] = State(s)
 	}
 	return b
 }

@@ -204,7 +204,7 @@ func (s *Saturation) Result() *Auto {
 	for t := range s.a.labels {
 		if t.Label == nil && t.To != Final {
 			delete(s.a.labels, t)
-			s.a.acc = nil
+			s.a.acc, s.a.ts = nil, nil
 		}
 	}
 	return s.a

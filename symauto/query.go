@@ -148,11 +148,22 @@ func (a *Auto) tagged(t Trans, level int) bool {
 // that sel selects (empty labels dropped); the four relabellings below are
 // this loop with their own selection and label function.
 func (a *Auto) relabel(sel func(Trans) bool, f func(bdd.Node) bdd.Node) *Auto {
-	b := a.clone()
-	for t, l := range a.labels {
+	labels := make(map[Trans]bdd.Node, len(a.labels))
+	dropped := false
+	for _, t := range a.Transitions() { // in order: the same BDD operations in every run
+		l := a.labels[t]
 		if sel(t) {
-			b.set(t, f(l))
+			if l = f(l); l.IsFalse() {
+				dropped = true
+				continue
+			}
 		}
+		labels[t] = l
+	}
+	b := a.withLabels(labels)
+	b.acc = nil
+	if dropped {
+		b.ts = nil
 	}
 	return b
 }
@@ -233,6 +244,16 @@ func (a *Auto) Trim() *Auto {
 			}
 		}
 	}
+	all := true
+	for s := State(2); all && int(s) < len(a.names); s++ {
+		all = reach[s] && live(s)
+	}
+	if all {
+		// Every state is kept, so is every transition (its target is
+		// live), and the numbering stays: a, its caches included, is the
+		// result.
+		return a
+	}
 	b := newAuto(a.sp)
 	renum := map[State]State{Initial: Initial, Final: Final}
 	for s := State(2); int(s) < len(a.names); s++ {
@@ -240,13 +261,19 @@ func (a *Auto) Trim() *Auto {
 			renum[s] = b.state(a.names[s])
 		}
 	}
+	// renum keeps the order of the states, so b's transitions, taken in
+	// a's order, are in Transitions' order.
+	bts := make([]Trans, 0, len(ts))
 	for _, t := range ts {
 		from, ok1 := renum[t.From]
 		to, ok2 := renum[t.To]
 		if ok1 && ok2 && (t.Label == nil || live(t.To)) {
-			b.labels[Trans{from, t.Label, to}] = a.labels[t]
+			u := Trans{from, t.Label, to}
+			b.labels[u] = a.labels[t]
+			bts = append(bts, u)
 		}
 	}
+	b.ts = bts
 	return b
 }
 
