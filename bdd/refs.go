@@ -83,9 +83,9 @@ type refs struct {
 	// forgetEvery operations (Manager.sample) and before an exact count
 	// (Manager.Live). Measured there (CPU profiles): own took 2.5 s of
 	// 17.6 with a map and no array, 1.7 s with 2^12 entries, 1.25 s with
-	// 2^14, 1.4 s with 2^16. A quarter of the initial node table at most
-	// (newRefs), so that a small table is still collected rather than
-	// grown.
+	// 2^14, 1.4 s with 2^16. A quarter of the node table's size at its first
+	// collection at most (newRefs), so that a small table is still
+	// collected rather than grown.
 	recent []recentEntry
 	shift  uint // 64 - log2(len(recent))
 }

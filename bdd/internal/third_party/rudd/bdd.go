@@ -171,8 +171,13 @@ func (b *BDD) makenode(level int32, low, high int) int {
 	if b.stop != nil && b.stop.Load() {
 		panic(Aborted{Interrupted: true})
 	}
+	oldn := b.size()
 	res, err := b.tables.makenode(level, low, high, b.refstack)
 	if err == nil {
+		return res
+	}
+	if err == errGrown {
+		b.cachegrow(oldn, b.size())
 		return res
 	}
 	if err == errReset {

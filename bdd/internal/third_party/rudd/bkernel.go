@@ -59,6 +59,14 @@ func (b *tables) makenode(level int32, low, high int, refstack []int) (int, erro
 	// (b.freepos == 0), we try garbage collection and, as a last resort,
 	// resizing the BDD list.
 	var err error
+	if b.freepos == 0 && len(b.nodes) < b.growbelow {
+		// cbreach: see SetGrowBelow. Growing keeps every node where it
+		// is, so the caches stay valid (cacheresize empties them anyway).
+		if b.noderesize() == errResize {
+			hash = b.nodehash(level, low, high)
+			err = errGrown
+		}
+	}
 	if b.freepos == 0 {
 		// We garbage collect unused nodes to try and find spare space.
 		b.gbc(refstack)

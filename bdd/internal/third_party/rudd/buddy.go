@@ -26,6 +26,7 @@ type tables struct {
 	configs                  // Configurable parameters
 	collections  int         // cbreach: garbage collections so far (gbc)
 	ids          []int       // cbreach: ids[i] == i, what retnode points to
+	growbelow    int         // cbreach: see SetGrowBelow
 }
 
 type buddynode struct {

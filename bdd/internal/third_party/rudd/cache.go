@@ -89,6 +89,15 @@ func (bc *data4ncache) resize(size int) {
 	bc.reset()
 }
 
+// grow scales the cache with a table grown from oldn to newn nodes
+// without a collection (cbreach: see SetGrowBelow): the entries stay
+// valid, but a new table is simpler, and the cache is empty so early.
+func (bc *data4ncache) grow(oldn, newn int) {
+	if bc.ratio > 0 {
+		bc.table = make([]data4n, primeGte(len(bc.table)*newn/oldn))
+	}
+}
+
 func (bc *data4ncache) reset() {
 	clear(bc.table)
 }
@@ -120,6 +129,13 @@ func (bc *data3ncache) resize(size int) {
 		return
 	}
 	bc.reset()
+}
+
+// grow: see data4ncache.grow.
+func (bc *data3ncache) grow(oldn, newn int) {
+	if bc.ratio > 0 {
+		bc.table = make([]data3n, primeGte(len(bc.table)*newn/oldn))
+	}
 }
 
 func (bc *data3ncache) reset() {
@@ -154,6 +170,16 @@ func (b *BDD) cachereset() {
 	b.quantcache.reset()
 	b.appexcache.reset()
 	b.replacecache.reset()
+}
+
+// cachegrow scales the caches with the table (cbreach: see SetGrowBelow),
+// keeping their ratio to it, where cacheresize sets them to cacheratio.
+func (b *BDD) cachegrow(oldn, newn int) {
+	b.applycache.grow(oldn, newn)
+	b.itecache.grow(oldn, newn)
+	b.quantcache.grow(oldn, newn)
+	b.appexcache.grow(oldn, newn)
+	b.replacecache.grow(oldn, newn)
 }
 
 func (b *BDD) cacheresize(nodesize int) {

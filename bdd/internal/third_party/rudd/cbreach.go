@@ -24,6 +24,13 @@ func (b *BDD) SetStop(flag *atomic.Bool) { b.stop = flag }
 // limit). A table already larger is not shrunk; it will not grow.
 func (b *BDD) SetMaxNodesize(n int) { b.maxnodesize = n }
 
+// SetGrowBelow makes a full table smaller than n nodes grow without being
+// collected first. A small initial table is then cheap to create (a run
+// on a small model needs no more), while a larger run does not pay for
+// collections, and the cache resets they bring, before its table reaches
+// the size it would have started with.
+func (b *BDD) SetGrowBelow(n int) { b.growbelow = n }
+
 // Collect runs the garbage collection of the node table now: every node
 // with a zero reference count that no referenced node reaches is freed.
 func (b *BDD) Collect() {

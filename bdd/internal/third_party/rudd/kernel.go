@@ -34,3 +34,4 @@ const _DEFAULTMAXNODEINC int = 1 << 20
 var errMemory = errors.New("unable to free memory or resize BDD")
 var errResize = errors.New("should cache resize") // when gbc and then noderesize
 var errReset = errors.New("should cache reset")   // when gbc only, without resizing
+var errGrown = errors.New("should cache grow")    // cbreach: noderesize without gbc (SetGrowBelow)
