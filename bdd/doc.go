@@ -52,11 +52,8 @@
 //
 // The kernel keeps no count of the references it hands out; this package
 // does: each node it hands out has one canonical handle, and the kernel
-// sees the node as referenced until that handle is garbage (and, for the
-// handles returned last, until at most 65536 operations later: a small
-// array of them spares most results the lookup through a weak pointer).
-// refs.go has the details; the tests check its invariants on the whole
-// node table.
+// sees the node as referenced until that handle is garbage. refs.go has
+// the details; the tests check its invariants on the whole node table.
 //
 // # rudd's bugs, fixed in the fork or worked around here
 //

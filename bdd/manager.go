@@ -153,7 +153,7 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 		return nil, fmt.Errorf("bdd: %v", err)
 	}
 	m := &Manager{L: l, b: b, cfg: cfg}
-	m.refs = newRefs(max(cfg.NodeTable, cfg.GrowBelow))
+	m.refs = refs{queue: &releases{}}
 	m.tru, m.fls = Node{b.True()}, Node{b.False()}
 	m.vars = make([]Node, l.nbits)
 	for i := range m.vars {
@@ -350,9 +350,6 @@ func (m *Manager) wrap(n rudd.Node) Node {
 // sample records the peak table occupancy and enforces the limits; it
 // runs every 1024 operations.
 func (m *Manager) sample() {
-	if m.ops%forgetEvery == 0 {
-		m.refs.forget()
-	}
 	used := m.b.Used()
 	m.peak = max(m.peak, used)
 	if m.lim.MaxNodes > 0 && used > m.lim.MaxNodes && m.Live() > m.lim.MaxNodes {

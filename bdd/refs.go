@@ -1,7 +1,6 @@
 package bdd
 
 import (
-	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -21,8 +20,7 @@ import (
 // counts nothing; this package does:
 //
 // A node this package hands out has one canonical handle (an allocation of
-// ours; a table of weak pointers indexed by node id finds it, behind a small
-// array of the handles returned last, see refs.recent), and while the handle
+// ours; a table of weak pointers indexed by node id finds it), and while the handle
 // lives, the node's count in the kernel is held at the maximum, so the
 // kernel keeps it. When the handle becomes unreachable, a cleanup queues
 // its node, and the manager sets the count back to 0 at its next
@@ -40,24 +38,28 @@ import (
 // is 16 bytes, so that Go's tiny allocator does not batch it with other
 // objects (which could delay its cleanup forever).
 type handle struct {
-	id  int
-	gen uint64 // tells the handles of one node id apart over time
+	id int
+	_  uint64
 }
 
-type owned struct {
-	h   weak.Pointer[handle]
-	gen uint64
+// deadHandle is what the cleanup of a handle queues: its node, and the
+// weak pointer to it, which tells it apart from a later handle of the
+// same node (weak pointers made from one object compare equal, also
+// after it died).
+type deadHandle struct {
+	id int
+	w  weak.Pointer[handle]
 }
 
 // releases is the queue the cleanups of dead handles write to, from Go's
 // cleanup goroutines; the manager drains it.
 type releases struct {
 	mu      sync.Mutex
-	dead    []handle
+	dead    []deadHandle
 	pending atomic.Bool
 }
 
-func (q *releases) add(h handle) {
+func (q *releases) add(h deadHandle) {
 	q.mu.Lock()
 	q.dead = append(q.dead, h)
 	q.pending.Store(true)
@@ -66,77 +68,40 @@ func (q *releases) add(h handle) {
 
 // refs is the reference state of a manager.
 type refs struct {
-	// owned is indexed by node id: the node's handle, or gen 0 for a node
-	// this package does not hold. A slice rather than a map: own runs on
-	// every operation's result, and the table's ids are dense.
-	owned []owned
+	// owned is indexed by node id: a weak pointer to the node's handle,
+	// or the zero pointer for a node this package does not hold. A slice
+	// rather than a map: own runs on every operation's result, and the
+	// table's ids are dense (8 bytes a slot of the table, whose nodes
+	// take 40).
+	owned []weak.Pointer[handle]
 	n     int // the owned nodes
-	gen   uint64
 	queue *releases
-
-	// recent holds the handles own returned last, by a hash of the node
-	// id: most results are nodes that already have a handle (98 % of 12
-	// million on the 3+2 Bluetooth driver at 6 contexts), and finding it
-	// through owned costs two cache misses (the entry, then the weak
-	// pointer's target). An entry holds its handle, so the node stays
-	// owned until the entry is overwritten or the array is cleared: every
-	// forgetEvery operations (Manager.sample) and before an exact count
-	// (Manager.Live). Measured there (CPU profiles): own took 2.5 s of
-	// 17.6 with a map and no array, 1.7 s with 2^12 entries, 1.25 s with
-	// 2^14, 1.4 s with 2^16. A quarter of the node table's size at its first
-	// collection at most (newRefs), so that a small table is still
-	// collected rather than grown.
-	recent []recentEntry
-	shift  uint // 64 - log2(len(recent))
 }
 
-const (
-	recentBits  = 14
-	forgetEvery = 1 << 16 // a multiple of the sampling period, 1024
-)
-
-func newRefs(nodeTable int) refs {
-	b := min(recentBits, max(0, bits.Len(uint(nodeTable/4))-1))
-	return refs{recent: make([]recentEntry, 1<<b), shift: uint(64 - b), queue: &releases{}}
-}
-
-type recentEntry struct {
-	id int
-	h  *handle
-}
-
-// slot is the entry of node id in recent (Fibonacci hashing).
-func (r *refs) slot(id int) *recentEntry {
-	return &r.recent[(uint64(id)*0x9E3779B97F4A7C15)>>r.shift]
-}
-
-// forget clears refs.recent, so that the handles only it held can die.
-func (r *refs) forget() { clear(r.recent) }
-
-// lookup returns the entry of node id (gen 0 if none).
-func (r *refs) lookup(id int) owned {
+// lookup returns the weak pointer to node id's handle (zero if none).
+func (r *refs) lookup(id int) weak.Pointer[handle] {
 	if id < len(r.owned) {
 		return r.owned[id]
 	}
-	return owned{}
+	return weak.Pointer[handle]{}
 }
 
 // has reports whether node id is owned.
-func (r *refs) has(id int) bool { return r.lookup(id).gen != 0 }
+func (r *refs) has(id int) bool { return r.lookup(id) != weak.Pointer[handle]{} }
 
-func (r *refs) set(id int, o owned) {
+func (r *refs) set(id int, w weak.Pointer[handle]) {
 	if id >= len(r.owned) {
 		r.owned = slices.Grow(r.owned, id+1-len(r.owned))
 		r.owned = r.owned[:cap(r.owned)]
 	}
-	if r.owned[id].gen == 0 {
+	if r.owned[id] == (weak.Pointer[handle]{}) {
 		r.n++
 	}
-	r.owned[id] = o
+	r.owned[id] = w
 }
 
 func (r *refs) drop(id int) {
-	r.owned[id] = owned{}
+	r.owned[id] = weak.Pointer[handle]{}
 	r.n--
 }
 
@@ -148,33 +113,30 @@ func (m *Manager) own(n rudd.Node) Node {
 		return m.Const(id == 1)
 	}
 	r := &m.refs
-	slot := r.slot(id)
-	if slot.id == id && slot.h != nil {
-		return Node{&slot.h.id}
-	}
-	if o := r.lookup(id); o.gen != 0 {
-		if h := o.h.Value(); h != nil {
-			*slot = recentEntry{id, h}
+	if w := r.lookup(id); w != (weak.Pointer[handle]{}) {
+		if h := w.Value(); h != nil {
 			return Node{&h.id}
 		}
 		// The handle is dead but not released yet: the node is still ours,
 		// give it a new handle.
-		return m.newHandle(id, slot)
+		return m.newHandle(id)
 	}
 	if m.b.RefCount(id) == rudd.MaxRefCount {
-		return Node{n} // a variable node, pinned by the kernel
+		// A variable node, pinned by the kernel. n points into the
+		// kernel's ring of results (see retnode): keep a copy.
+		pinned := id
+		return Node{&pinned}
 	}
 	m.b.SetRefCount(id, rudd.MaxRefCount)
-	return m.newHandle(id, slot)
+	return m.newHandle(id)
 }
 
-func (m *Manager) newHandle(id int, slot *recentEntry) Node {
+func (m *Manager) newHandle(id int) Node {
 	r := &m.refs
-	r.gen++
-	h := &handle{id, r.gen}
-	r.set(id, owned{weak.Make(h), r.gen})
-	runtime.AddCleanup(h, r.queue.add, *h)
-	*slot = recentEntry{id, h}
+	h := &handle{id: id}
+	w := weak.Make(h)
+	r.set(id, w)
+	runtime.AddCleanup(h, r.queue.add, deadHandle{id, w})
 	return Node{&h.id}
 }
 
@@ -191,7 +153,7 @@ func (m *Manager) release() {
 	q.mu.Unlock()
 	for _, h := range dead {
 		// Unless the node got a new handle since this one died.
-		if r.lookup(h.id).gen == h.gen {
+		if r.lookup(h.id) == h.w {
 			r.drop(h.id)
 			m.b.SetRefCount(h.id, 0)
 		}
@@ -204,10 +166,9 @@ func (m *Manager) release() {
 // whole heap: call it at the points where an exact figure matters.
 func (m *Manager) Live() int {
 	r := &m.refs
-	r.forget()
 	runtime.GC()
-	for id, o := range r.owned {
-		if o.gen != 0 && o.h.Value() == nil {
+	for id, w := range r.owned {
+		if w != (weak.Pointer[handle]{}) && w.Value() == nil {
 			r.drop(id)
 			m.b.SetRefCount(id, 0)
 		}

@@ -49,11 +49,9 @@ func collectUntil(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// awaitDead waits until a dead handle of node id is queued for release,
-// once the recent handles, which hold theirs, are forgotten.
+// awaitDead waits until a dead handle of node id is queued for release.
 func awaitDead(t *testing.T, m *Manager, id int) {
 	t.Helper()
-	m.refs.forget()
 	collectUntil(t, "dead handle queued", queued(m, id))
 }
 
@@ -187,8 +185,8 @@ func checkRefs(t testing.TB, m *Manager) {
 	t.Helper()
 	r := &m.refs
 	count := 0
-	for id, o := range r.owned {
-		if o.gen == 0 {
+	for id := range r.owned {
+		if !r.has(id) {
 			continue
 		}
 		count++

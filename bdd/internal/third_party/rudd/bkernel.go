@@ -13,21 +13,20 @@ import (
 // pointers it returned and set a finalizer on each; that count saturated
 // and its finalizers raced with the operations. The bdd package above
 // keeps the references itself (it sets refcou), so retnode only wraps,
-// and without allocating: the Node of id n points to ids[n], which holds
-// n (a Node's value never changes, so a new ids array when the table has
-// grown leaves the Nodes into the old one valid).
+// and without allocating: the Node points to one of a ring of retRing
+// cells, so it holds its id until retRing more results have been
+// returned. Package bdd reads the id at once (it gives out Nodes of its
+// own), and must copy it to keep it.
 func (b *tables) retnode(n int) Node {
 	if n < 0 || n >= len(b.nodes) {
 		return nil
 	}
-	if n >= len(b.ids) {
-		b.ids = make([]int, len(b.nodes))
-		for i := range b.ids {
-			b.ids[i] = i
-		}
-	}
-	return &b.ids[n]
+	b.reti = (b.reti + 1) % retRing
+	b.ret[b.reti] = n
+	return &b.ret[b.reti]
 }
+
+const retRing = 16
 
 func (b *tables) makenode(level int32, low, high int, refstack []int) (int, error) {
 	if _DEBUG {

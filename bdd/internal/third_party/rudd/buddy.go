@@ -14,19 +14,20 @@ import (
 // Diagrams based on the data structures and algorithms found in the BuDDy
 // library.
 type tables struct {
-	nodes        []buddynode // List of all the BDD nodes. Constants are always kept at index 0 and 1
-	freenum      int         // Number of free nodes
-	freepos      int         // First free node
-	produced     int         // Total number of new nodes ever produced
-	uniqueAccess int         // accesses to the unique node table
-	uniqueChain  int         // iterations through the cache chains in the unique node table
-	uniqueHit    int         // entries actually found in the the unique node table
-	uniqueMiss   int         // entries not found in the the unique node table
-	gcstat                   // Information about garbage collections
-	configs                  // Configurable parameters
-	collections  int         // cbreach: garbage collections so far (gbc)
-	ids          []int       // cbreach: ids[i] == i, what retnode points to
-	growbelow    int         // cbreach: see SetGrowBelow
+	nodes        []buddynode  // List of all the BDD nodes. Constants are always kept at index 0 and 1
+	freenum      int          // Number of free nodes
+	freepos      int          // First free node
+	produced     int          // Total number of new nodes ever produced
+	uniqueAccess int          // accesses to the unique node table
+	uniqueChain  int          // iterations through the cache chains in the unique node table
+	uniqueHit    int          // entries actually found in the the unique node table
+	uniqueMiss   int          // entries not found in the the unique node table
+	gcstat                    // Information about garbage collections
+	configs                   // Configurable parameters
+	collections  int          // cbreach: garbage collections so far (gbc)
+	ret          [retRing]int // cbreach: what retnode points to
+	reti         int          // cbreach: the cell retnode used last
+	growbelow    int          // cbreach: see SetGrowBelow
 }
 
 type buddynode struct {
