@@ -185,7 +185,7 @@ func checkRefs(t testing.TB, m *Manager) {
 	t.Helper()
 	r := &m.refs
 	count := 0
-	for id := range r.owned {
+	for id := range r.slot {
 		if !r.has(id) {
 			continue
 		}
