@@ -161,6 +161,7 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	}
 	b.SetStop(&m.stop)
 	b.SetGrowBelow(cfg.GrowBelow)
+	b.SetBeforeGrow(m.releaseDead)
 	m.setLimits(cfg.Limits)
 	return m, nil
 }

@@ -70,6 +70,13 @@ func (b *tables) makenode(level int32, low, high int, refstack []int) (int, erro
 		// We garbage collect unused nodes to try and find spare space.
 		b.gbc(refstack)
 		err = errReset
+		// cbreach: before growing, let package bdd give back the nodes
+		// whose handles died since (see SetBeforeGrow), and collect again.
+		if (b.freenum*100)/len(b.nodes) <= b.minfreenodes && b.beforegrow != nil && b.produced-b.grewAt >= beforeGrowEvery*len(b.nodes) {
+			b.grewAt = b.produced
+			b.beforegrow()
+			b.gbc(refstack)
+		}
 		// We also test if we are under the threshold for resising.
 		if (b.freenum*100)/len(b.nodes) <= b.minfreenodes {
 			err = b.noderesize()

@@ -28,6 +28,8 @@ type tables struct {
 	ret          [retRing]int // cbreach: what retnode points to
 	reti         int          // cbreach: the cell retnode used last
 	growbelow    int          // cbreach: see SetGrowBelow
+	beforegrow   func()       // cbreach: see SetBeforeGrow
+	grewAt       int          // cbreach: produced at the last call of beforegrow
 }
 
 type buddynode struct {
