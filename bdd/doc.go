@@ -52,8 +52,11 @@
 //
 // The kernel keeps no count of the references it hands out; this package
 // does: each node it hands out has one canonical handle, and the kernel
-// sees the node as referenced until that handle is garbage. refs.go has
-// the details; the tests check its invariants on the whole node table.
+// sees the node as referenced until that handle is garbage. Before the
+// kernel grows its table, this package runs Go's collector and gives back
+// the nodes whose handles died, so that the table grows on live nodes
+// only. refs.go has the details; the tests check its invariants on the
+// whole node table.
 //
 // # rudd's bugs, fixed in the fork or worked around here
 //

@@ -31,7 +31,8 @@ import (
 // nodes in the table at a given point varies from run to run. [Manager.Live]
 // counts exactly: it runs Go's collector, releases every node whose handle
 // it found dead (weak pointers are cleared by then), and collects the
-// kernel's table; the node limit is decided on that count.
+// kernel's table; the node limit is decided on that count. The kernel
+// does the same before it grows its table (releaseDead).
 
 // handle is the canonical reference to a node: Node.n points to its id. It
 // is 16 bytes, so that Go's tiny allocator does not batch it with other
