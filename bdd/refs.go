@@ -78,8 +78,10 @@ type refs struct {
 	// contexts (hashing every result), in the same time and 13 % less
 	// peak memory on bst-i2s1 at 6 contexts (1.09 GiB here, 0.95 there);
 	// a slice of weak pointers indexed by id was as fast on the driver,
-	// but scanned whole by every collection and grown by doubling (1.07
-	// of the map's time and 1.06 of its memory on bst-i2s1).
+	// but is scanned whole by every collection: grown by doubling, it
+	// peaked at 315 MiB on Vector at 32 bits (the map: 248); sized to the
+	// table, it took 1.04 of the map's time and 1.06 of its memory on
+	// bst-i2s1 at 6 contexts.
 	slot    []int32
 	handles []weak.Pointer[handle]
 	free    []int32
@@ -199,9 +201,9 @@ func (m *Manager) Live() int {
 // operands of that operation have live handles, its intermediate nodes
 // are on the kernel's stack). Without it the kernel grows when dead
 // handles are merely not released yet, which depends on when Go's
-// collector last ran: bst-i2s1 at 6 contexts peaked at 975 MiB eager
-// and 1,089 MiB lazy, and peaks at 560 and 727 MiB with it (one run
-// each, in 0.8 of the time); Vector at 32 bits 262 -> 226 MiB.
+// collector last ran: bst-i2s1 at 6 contexts peaked at 952 MiB eager
+// and 1,089 MiB lazy, and peaks at 547 and 710 MiB with it (one run
+// each, in 0.8 of the time); Vector at 32 bits 262 -> 221 MiB.
 func (m *Manager) releaseDead() {
 	r := &m.refs
 	runtime.GC()
