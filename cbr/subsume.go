@@ -63,12 +63,17 @@ type subsumer struct {
 }
 
 // pairCond is what thread i's view a within view b requires of the
-// globals: tops, a necessary condition (topsIn), and within, the
-// simulation's answer (symauto.Auto.Within), each computed when first
-// needed (the point mode compares labels instead of tops).
+// globals: tops, a necessary condition (topsIn), computed when first
+// needed (the point mode compares labels instead of tops); sim, the
+// simulation of a by b (symauto.Auto.Simulate), made when first needed;
+// and within, its answer (symauto.Simulation.At) at the globals asked
+// about so far (asked): each global is evaluated once, and only where a
+// test reaches it.
 type pairCond struct {
-	tops, within         bdd.Node
-	haveTops, haveWithin bool
+	tops          bdd.Node
+	haveTops      bool
+	sim           *symauto.Simulation
+	asked, within bdd.Node
 }
 
 // keptGroup holds the kept tuples of one domain, so that a domain disjoint
@@ -210,16 +215,37 @@ func (s *subsumer) pairTops(i, a, b int) bdd.Node {
 	return p.tops
 }
 
-// within returns Within(views[a], views[b]) of thread i (computed once).
-func (s *subsumer) within(i, a, b int) bdd.Node {
+// within returns the globals of x at which thread i's view a is within
+// view b (symauto.Auto.Within), evaluating the simulation only at the
+// globals of x not asked about before. When the test runs out of its
+// budget, it answers with what is known (fewer globals: still exact).
+func (s *subsumer) within(i, a, b int, x bdd.Node) bdd.Node {
+	m := s.m
 	p := s.pair(i, a, b)
-	if !p.haveWithin {
+	if p.sim == nil {
 		if s.over(withinUnits) {
-			return s.m.False()
+			return m.False()
 		}
-		p.within, p.haveWithin = s.views[i][a].Within(s.views[i][b]), true
+		p.sim = s.views[i][a].Simulate(s.views[i][b])
+		p.asked, p.within = m.False(), m.False()
 	}
-	return p.within
+	if todo := m.Diff(x, p.asked); !todo.IsFalse() {
+		if s.over(atUnits) {
+			return m.And(x, p.within)
+		}
+		p.within = m.Or(p.within, p.sim.At(todo))
+		p.asked = m.Or(p.asked, todo)
+	}
+	return m.And(x, p.within)
+}
+
+// withinAt reports whether thread i's view a is within view b at the
+// global g (within, for the point mode).
+func (s *subsumer) withinAt(i, a, b int, g uint64) bool {
+	if p := s.pair(i, a, b); p.sim != nil && s.pts.Holds(p.asked, g) {
+		return s.pts.Holds(p.within, g)
+	}
+	return !s.within(i, a, b, s.pts.Cube(g)).IsFalse()
 }
 
 // check reports whether every configuration of t belongs to a tuple kept
@@ -269,6 +295,7 @@ func (s *subsumer) check(t *split.Tuple, level, last int) (drop, shrunk bool) {
 const (
 	postUnits            = 300
 	withinUnits          = 150
+	atUnits              = 20
 	visitUnits           = 2
 	defaultLastLimit     = 10 * postUnits
 	defaultLastAllowance = 100 * postUnits
@@ -446,7 +473,7 @@ func (s *subsumer) cover(t *split.Tuple, ids []int, level, last int) (drop, shru
 			}
 			for i, b := range path {
 				if b != ids[i] {
-					if x = m.And(x, s.within(i, ids[i], b)); x.IsFalse() {
+					if x = s.within(i, ids[i], b, x); x.IsFalse() {
 						return false
 					}
 				}
@@ -532,7 +559,7 @@ func (s *subsumer) coverPoints(t *split.Tuple, ids []int, level, last int) (drop
 				return false
 			}
 			for i, b := range path {
-				if b != ids[i] && !s.pts.Holds(s.within(i, ids[i], b), g) {
+				if b != ids[i] && !s.withinAt(i, ids[i], b, g) {
 					return false
 				}
 			}

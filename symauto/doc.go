@@ -49,7 +49,12 @@
 // Within, the simulation between two automata, needs a second set of
 // parameters apart from the first: it renames the second automaton's Gl,
 // Ll to GNext, LNext and its Ge, Le to GStart, LSaved, copies that no
-// untagged label uses (simLinkG ... simEntryL in within.go).
+// untagged label uses (simLinkG ... simEntryL in within.go). A
+// [Simulation] first tries the relation that ties each parameter to the
+// same parameter of the other automaton (one copy, no renaming), which is
+// a simulation too and decides most tests; it computes the full relation
+// only where that one leaves globals unproven, and evaluates the initial
+// states only at the globals asked about (Simulation.At).
 //
 // # Saturation
 //

@@ -17,6 +17,8 @@ import (
 // depth) is accepted by the second; every automaton is within itself;
 // and the inclusions that hold by construction (a restriction in its
 // source, an automaton in its post*) are found at every global.
+// Simulation.At gives Within's answer at some globals, and so does the
+// simulation without its identity shortcut.
 func TestWithinRandom(t *testing.T) {
 	n := 300
 	if testing.Short() {
@@ -52,6 +54,12 @@ func TestWithinRandom(t *testing.T) {
 			require.True(t, x.Within(x).IsTrue(), "seed %d: %s not within itself", seed, names[i])
 			for j, y := range autos {
 				w := x.Within(y)
+				// At the globals of h, of not h, at all: the same answer
+				// as Within there, and as the simulation alone.
+				for _, at := range []bdd.Node{h, m.Not(h), m.True()} {
+					require.True(t, x.Simulate(y).At(at).Equal(m.And(w, at)), "seed %d: %s within %s: At differs from Within", seed, names[i], names[j])
+					require.True(t, x.Simulate(y).AtSim(at).Equal(m.And(w, at)), "seed %d: %s within %s: the simulation alone differs", seed, names[i], names[j])
+				}
 				x.RestrictGlobals(w).Enumerate(depth, func(g []uint64, st []symauto.Frame) {
 					require.True(t, y.Contains(g, st), "seed %d: %s within %s at %v, but %v is not in it", seed, names[i], names[j], g, st)
 				})
