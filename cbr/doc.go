@@ -91,10 +91,10 @@
 // Views are interned per thread (structurally, as PruneIdentical compares
 // them); a cheap necessary condition (the labels on top, and the empty
 // stack) rules out most kept tuples before any simulation is computed, and
-// both are computed once per pair of interned views: the simulation's
-// relation between the views' mid-states once, its answer at the initial
-// states per global value asked about (symauto.Simulation.At), so that a
-// test that reaches a pair at one global does not pay for all of them. Kept tuples are
+// both are computed once per pair of interned views (the simulation,
+// symauto.Simulation, first by the relation that ties each entry value
+// to itself; outside the point mode below, its answer only at the
+// globals a test asks about, Simulation.At). Kept tuples are
 // indexed so that the test does not scan them all: by domain, each group
 // holding a trie over the tuples' view ids thread by thread (a prefix of
 // views whose conditions leave no global rules out every tuple below it),

@@ -158,6 +158,13 @@ func (s *Simulation) atSim(x bdd.Node) bdd.Node {
 
 // inSame is same(qa', qb') over e.
 func (s *Simulation) inSame(qa, qb State) bdd.Node {
+	return s.renamed(s.same, s.sameIn, s.a.sp.renLinkIn, qa, qb)
+}
+
+// renamed returns rel(qa', qb') renamed by ren into the entry copies,
+// made once per pair and kept in cache (fixpoint drops what changed). A
+// final state is related to itself only, and everything else to nothing.
+func (s *Simulation) renamed(rel, cache map[simPair]bdd.Node, ren *bdd.Renaming, qa, qb State) bdd.Node {
 	m := s.a.sp.M
 	if qa == Final || qb == Final {
 		if qa == qb {
@@ -166,16 +173,16 @@ func (s *Simulation) inSame(qa, qb State) bdd.Node {
 		return m.False()
 	}
 	p := simPair{qa, qb}
-	if x, ok := s.sameIn[p]; ok {
+	if x, ok := cache[p]; ok {
 		return x
 	}
-	x, ok := s.same[p]
+	x, ok := rel[p]
 	if !ok {
 		x = m.False()
 	} else if !x.IsFalse() && !x.IsTrue() {
-		x = m.Rename(x, s.a.sp.renLinkIn)
+		x = m.Rename(x, ren)
 	}
-	s.sameIn[p] = x
+	cache[p] = x
 	return x
 }
 
@@ -206,25 +213,7 @@ func (s *Simulation) unmatchedSame(qa, qb State, at bdd.Node) bdd.Node {
 
 // in is sim(qa', qb') over (e, e').
 func (s *Simulation) in(qa, qb State) bdd.Node {
-	m := s.a.sp.M
-	if qa == Final || qb == Final {
-		if qa == qb {
-			return m.True()
-		}
-		return m.False()
-	}
-	p := simPair{qa, qb}
-	if x, ok := s.simIn[p]; ok {
-		return x
-	}
-	x, ok := s.sim[p]
-	if !ok {
-		x = m.False()
-	} else if !x.IsFalse() && !x.IsTrue() {
-		x = m.Rename(x, s.a.sp.within().in)
-	}
-	s.simIn[p] = x
-	return x
+	return s.renamed(s.sim, s.simIn, s.a.sp.within().in, qa, qb)
 }
 
 // unmatched returns the parameters (x, x') at which some move of qa has
