@@ -118,14 +118,23 @@ func (s *Simulation) fixpoint(rel, in map[simPair]bdd.Node, unmatched func(qa, q
 // At returns the globals of x (over G) at which every configuration of a
 // is one of b (Within's answer, restricted to x).
 func (s *Simulation) At(x bdd.Node) bdd.Node {
+	return s.at(x, len(s.pairs) > 0)
+}
+
+// atSim is At by sim alone, without same first (for the tests: At must
+// give the same answer).
+func (s *Simulation) atSim(x bdd.Node) bdd.Node { return s.at(x, false) }
+
+// at is At, trying same first when trySame (without mid-states to
+// relate, same would only repeat sim's own step).
+func (s *Simulation) at(x bdd.Node, trySame bool) bdd.Node {
 	m := s.a.sp.M
 	r := m.Diff(x, m.Diff(s.a.Finished(), s.b.Finished()))
 	if r.IsFalse() {
 		return r
 	}
 	rest := r
-	if len(s.pairs) > 0 {
-		// Without mid-states to relate, same would be sim's own step.
+	if trySame {
 		if s.same == nil {
 			s.same, s.sameIn = map[simPair]bdd.Node{}, map[simPair]bdd.Node{}
 			s.fixpoint(s.same, s.sameIn, s.unmatchedSame)
@@ -139,21 +148,6 @@ func (s *Simulation) At(x bdd.Node) bdd.Node {
 		s.fixpoint(s.sim, s.simIn, s.unmatched)
 	}
 	return m.Diff(r, s.unmatched(Initial, Initial, rest))
-}
-
-// atSim is At by sim alone, without same first (for the tests: At must
-// give the same answer).
-func (s *Simulation) atSim(x bdd.Node) bdd.Node {
-	m := s.a.sp.M
-	r := m.Diff(x, m.Diff(s.a.Finished(), s.b.Finished()))
-	if r.IsFalse() {
-		return r
-	}
-	if s.sim == nil {
-		s.sim, s.simIn = map[simPair]bdd.Node{}, map[simPair]bdd.Node{}
-		s.fixpoint(s.sim, s.simIn, s.unmatched)
-	}
-	return m.Diff(r, s.unmatched(Initial, Initial, r))
 }
 
 // inSame is same(qa', qb') over e.
@@ -191,6 +185,16 @@ func (s *Simulation) renamed(rel, cache map[simPair]bdd.Node, ren *bdd.Renaming,
 // related by same there; for the initial states, only at the globals of
 // at (true elsewhere).
 func (s *Simulation) unmatchedSame(qa, qb State, at bdd.Node) bdd.Node {
+	return s.unmatchedBy(qa, qb, at, func(mv move, e edge, _ bool) bdd.Node {
+		return s.a.sp.M.And(e.raw, s.inSame(mv.to, e.to))
+	})
+}
+
+// unmatchedBy returns the parameters at which some move of qa (with its
+// label restricted to at, unless at is true) is not matched by the union
+// of match over qb's moves of the same label; restrict says whether at
+// restricts.
+func (s *Simulation) unmatchedBy(qa, qb State, at bdd.Node, match func(mv move, e edge, restrict bool) bdd.Node) bdd.Node {
 	sp, m := s.a.sp, s.a.sp.M
 	outA, outB := s.a.simData().moves, s.b.simData().edges
 	restrict := !at.IsTrue()
@@ -202,11 +206,11 @@ func (s *Simulation) unmatchedSame(qa, qb State, at bdd.Node) bdd.Node {
 				continue
 			}
 		}
-		match := m.False()
+		matched := m.False()
 		for _, e := range outB[qb][mv.gamma] {
-			match = m.Or(match, m.And(e.raw, s.inSame(mv.to, e.to)))
+			matched = m.Or(matched, match(mv, e, restrict))
 		}
-		bad = m.Or(bad, m.DiffExists(label, match, sp.lEntry))
+		bad = m.Or(bad, m.DiffExists(label, matched, sp.lEntry))
 	}
 	return bad
 }
@@ -221,29 +225,15 @@ func (s *Simulation) in(qa, qb State) bdd.Node {
 // globals of at (over G, which is the parameter of both there; true
 // elsewhere).
 func (s *Simulation) unmatched(qa, qb State, at bdd.Node) bdd.Node {
-	sp, m := s.a.sp, s.a.sp.M
-	w := sp.within()
-	outA, outB := s.a.simData().moves, s.b.simData().edges
-	restrict := !at.IsTrue()
-	bad := m.False()
-	for _, mv := range outA[qa] {
-		label := mv.label
+	m := s.a.sp.M
+	entry2 := s.a.sp.within().entry2
+	return s.unmatchedBy(qa, qb, at, func(mv move, e edge, restrict bool) bdd.Node {
+		l := e.label
 		if restrict {
-			if label = m.And(label, at); label.IsFalse() {
-				continue
-			}
+			l = m.And(l, at)
 		}
-		match := m.False()
-		for _, e := range outB[qb][mv.gamma] {
-			l := e.label
-			if restrict {
-				l = m.And(l, at)
-			}
-			match = m.Or(match, m.AndExists(l, s.in(mv.to, e.to), w.entry2))
-		}
-		bad = m.Or(bad, m.DiffExists(label, match, sp.lEntry))
-	}
-	return bad
+		return m.AndExists(l, s.in(mv.to, e.to), entry2)
+	})
 }
 
 // simData is what Within needs of an automaton, whichever side it is on,
