@@ -120,6 +120,8 @@ type Manager struct {
 	run   uint64
 
 	refs refs // node references, kept by this package (see refs.go)
+
+	pressure func() // see OnPressure
 }
 
 // New freezes the layout and creates its manager.
@@ -164,6 +166,23 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	b.SetBeforeGrow(m.releaseDead)
 	m.setLimits(cfg.Limits)
 	return m, nil
+}
+
+// OnPressure sets f (nil: none), which the manager calls before it
+// declares a node or memory limit reached: f drops what its caller keeps
+// only to save work (results it can compute again), and the limit is
+// checked again. f runs between two kernel operations, possibly in the
+// middle of the caller's computation, so it must not use the manager and
+// must leave the caller's state consistent.
+func (m *Manager) OnPressure(f func()) { m.pressure = f }
+
+// relieve calls the pressure function, and reports whether there is one.
+func (m *Manager) relieve() bool {
+	if m.pressure == nil {
+		return false
+	}
+	m.pressure()
+	return true
 }
 
 // Err returns the first error the manager met, or nil. Once set, every
@@ -265,7 +284,9 @@ func (m *Manager) call(op func() rudd.Node) Node {
 	n, ab := m.try(op)
 	if ab != nil && !ab.Interrupted && m.lim != (Limits{}) {
 		// The table is full: of live nodes, or of nodes whose handles
-		// are dead but not released yet. Count exactly, then once more.
+		// are dead but not released yet. Count exactly, then once more
+		// (after the caller dropped what it can compute again).
+		m.relieve()
 		m.Live()
 		n, ab = m.try(op)
 		if ab != nil && !ab.Interrupted {
@@ -354,10 +375,15 @@ func (m *Manager) sample() {
 	used := m.b.Used()
 	m.peak = max(m.peak, used)
 	if m.lim.MaxNodes > 0 && used > m.lim.MaxNodes && m.Live() > m.lim.MaxNodes {
-		m.SetErr(m.limitErr(false))
+		if !m.relieve() || m.Live() > m.lim.MaxNodes {
+			m.SetErr(m.limitErr(false))
+		}
 	}
 	if m.lim.MaxMemory > 0 && heapBytes() > m.lim.MaxMemory {
 		runtime.GC()
+		if heapBytes() > m.lim.MaxMemory && m.relieve() {
+			m.Live() // collects the kernel's table too
+		}
 		if heapBytes() > m.lim.MaxMemory {
 			m.SetErr(m.limitErr(false))
 		}

@@ -145,6 +145,9 @@ type Options struct {
 	// (limit per test, allowance; package documentation, "The last
 	// level"): for tests, which exhaust it on small programs.
 	lastBudget *[2]int
+	// noShare computes every post* call, for tests that compare with
+	// the shared results.
+	noShare bool
 }
 
 // item is a work item (j, i, T) of Algorithm 1: a view tuple reached with
@@ -202,13 +205,16 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		r.Stats.TuplesPerLevel = make([]int, opts.Contexts+1)
 		r.Stats.KeptPerLevel = make([]int, opts.Contexts+1)
 	}
-	a := &analysis{ctx: ctx, opts: opts, res: r, found: map[any]bool{}, start: start}
+	a := &analysis{ctx: ctx, opts: opts, res: r, found: map[any]bool{}, start: start, posts: postCache{level: -1}}
 	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
 		eng, err := net.WithThreadSlots(net.MaxThreads)
 		if err != nil {
 			return fmt.Errorf("cbr: %w", err)
 		}
 		a.net, a.sp = eng, symauto.NewSpace(eng)
+		// Near a node or memory limit, the shared post* results go first.
+		net.M.OnPressure(func() { clear(a.posts.results) })
+		defer net.M.OnPressure(nil)
 		a.splitter = split.New(opts.Split, a.sp)
 		a.splitter.MaxTuples = opts.MaxTuples
 		a.splitter.Classes = opts.Traces
@@ -302,6 +308,59 @@ type analysis struct {
 	traces   map[any]traceJob // by label or target: where each violation was found (Options.Traces)
 	start    time.Time
 	unsplit  bool // a changed post* result of the k-th context was not split
+	posts    postCache
+}
+
+// postCache keeps post* results for the items of one level that ask for
+// them again: the tuples of a level often share one thread's view and
+// differ in the others' (package documentation, "Shared post* results").
+// Every item of a level is queued before the first is taken, so the
+// uses of each result are counted then (uses), and a result is kept
+// until its last use only.
+type postCache struct {
+	level   int // the level of the items counted
+	uses    map[postKey]int
+	results map[postKey]*postEntry
+}
+
+// postKey is a view (interned by the pruning, so equal views of kept
+// tuples are one pointer), the thread that runs it and its domain's node
+// id (held alive by the items queued, so not reused meanwhile).
+type postKey struct {
+	view   *symauto.Auto
+	thread int
+	dom    int
+}
+
+// postEntry is a post* result: the saturated view, its changed start
+// globals and, once a tuple was split with it, its parts.
+type postEntry struct {
+	post    *symauto.Auto
+	changed bdd.Node
+	parts   *split.Parts
+}
+
+// sharePosts starts the cache of the level of the queue's first item:
+// it counts the post* calls the items of that level will make (expand).
+// Counting preemptions every call has a level of its own (postLevel),
+// and without pruning views are not interned (equal views are seldom
+// one pointer): nothing is shared then.
+func (a *analysis) sharePosts(queue []*item) {
+	a.posts = postCache{level: queue[0].level}
+	if a.preempt() || a.sub == nil || a.opts.noShare {
+		return
+	}
+	a.posts.uses, a.posts.results = map[postKey]int{}, map[postKey]*postEntry{}
+	for _, it := range queue {
+		if it.level != a.posts.level {
+			break // the queue is in the order of levels
+		}
+		for i, v := range it.tuple.Views {
+			if i != it.last {
+				a.posts.uses[postKey{v, i, it.tuple.Domain.ID()}]++
+			}
+		}
+	}
 }
 
 // run is the paper's Algorithm 1: the worklist starts with the initial
@@ -323,6 +382,9 @@ func (a *analysis) run() error {
 		if len(now) > 0 {
 			it, now = now[len(now)-1], now[:len(now)-1]
 		} else {
+			if queue[0].level != a.posts.level {
+				a.sharePosts(queue)
+			}
 			it, queue = queue[0], queue[1:]
 		}
 		if done := it.level - a.free(); done > a.res.Complete {
@@ -413,10 +475,11 @@ func (a *analysis) expand(it *item) ([]*item, error) {
 				return nil, err
 			}
 			pl := a.postLevel(level)
-			post, changed, err := a.postStar(from.tuple, i, pl)
+			e, err := a.postStar(from.tuple, i, pl)
 			if err != nil {
 				return nil, err
 			}
+			post, changed := e.post, e.changed
 			if a.preempt() {
 				// Every start global, stale or not: the successor has
 				// another last thread, so another cost for the next switch
@@ -430,7 +493,7 @@ func (a *analysis) expand(it *item) ([]*item, error) {
 				return nil, err
 			}
 			if a.preempt() || level < a.opts.Contexts || a.opts.KeepLast || a.splitLast(level) {
-				succ, err := a.successors(from, i, post, changed, pl)
+				succ, err := a.successors(from, i, e, changed, pl)
 				if err != nil {
 					return nil, err
 				}
@@ -513,10 +576,26 @@ func (a *analysis) parts(it *item) (now, later []*item) {
 
 // postStar tags thread i's view of t with the start global and saturates
 // it (line 8).
-func (a *analysis) postStar(t split.Tuple, i, level int) (*symauto.Auto, bdd.Node, error) {
+func (a *analysis) postStar(t split.Tuple, i, level int) (*postEntry, error) {
+	a.res.Stats.PostStarCalls++
+	key := postKey{t.Views[i], i, t.Domain.ID()}
+	n := a.posts.uses[key] - 1 // the uses left after this one
+	if n >= 0 {
+		if n == 0 {
+			delete(a.posts.uses, key)
+		} else {
+			a.posts.uses[key] = n
+		}
+	}
+	if e := a.posts.results[key]; e != nil {
+		a.res.Stats.PostStarShared++
+		if n <= 0 {
+			delete(a.posts.results, key)
+		}
+		return e, nil
+	}
 	s := symauto.NewSaturation(t.Views[i].Tag(t.Domain), level)
 	err := s.Run(a.ctx)
-	a.res.Stats.PostStarCalls++
 	a.res.Stats.PostStarSteps += s.Steps()
 	if err == nil {
 		// The limits at a point of the run that does not depend on
@@ -524,9 +603,13 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*symauto.Auto, bdd.Nod
 		err = a.net.M.Check()
 	}
 	if err != nil {
-		return nil, bdd.Node{}, err
+		return nil, err
 	}
-	return s.Result(), s.Changed(), nil
+	e := &postEntry{post: s.Result(), changed: s.Changed()}
+	if n > 0 {
+		a.posts.results[key] = e
+	}
+	return e, nil
 }
 
 // successors splits thread i's post* result into new tuples (line 9) and
@@ -534,12 +617,16 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*symauto.Auto, bdd.Nod
 // only go to OnTuple (KeepLast). from is a part of the item expanded
 // (parts), at the level of the successors; pl the level post* named its
 // mid-states with (postLevel).
-func (a *analysis) successors(from *item, i int, post *symauto.Auto, changed bdd.Node, pl int) ([]*item, error) {
+func (a *analysis) successors(from *item, i int, e *postEntry, changed bdd.Node, pl int) ([]*item, error) {
 	level := from.level
-	tuples, err := a.splitter.Split(from.tuple, i, post, changed, pl)
-	if err != nil {
-		return nil, err
+	if e.parts == nil || a.preempt() { // counting preemptions, changed is not e's
+		p, err := a.splitter.Parts(e.post, changed, pl)
+		if err != nil {
+			return nil, err
+		}
+		e.parts = &p
 	}
+	tuples := a.splitter.Apply(from.tuple, i, *e.parts)
 	var next []*item
 	for _, t := range tuples {
 		if a.drop(&t, level, i) {

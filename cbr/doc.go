@@ -142,6 +142,35 @@
 // level in full. Exactness is unchanged: a tuple kept although covered
 // adds only reachable configurations.
 //
+// # Shared post* results
+//
+// post* of thread i from a tuple depends only on i's view and the tuple's
+// domain (line 8 tags the view with the domain's start globals), not on
+// the other threads' views. The tuples of one level often share a view
+// of a thread and differ in the others': the siblings of one split carry
+// the rebased views of the threads that did not run, and interning makes
+// equal views one pointer. Every item of a level is queued before the
+// first of them is taken (breadth-first order), so the driver counts, when
+// it takes that first item, how often each (thread, view, domain) will
+// be asked for; a result asked for more than once is kept until its last
+// use, with its split into new views (split.Parts: the classes or start
+// globals and the active thread's restricted views), and only the other
+// views' rebasing (split.Splitter.Apply) is done per tuple. Stats.PostStarCalls
+// still counts every call of the algorithm (the paper's figure);
+// Stats.PostStarShared counts those answered by a kept result, and
+// Stats.PostStarSteps only the steps of results computed. Counting
+// preemptions every post* call names its mid-states apart (a level of its
+// own), and without pruning views are not interned: nothing is shared
+// there. Near a node or memory limit the kept results are dropped first
+// (bdd.Manager.OnPressure), so a limit cuts a run off where it did
+// without them.
+//
+// On Bluetooth v2 with 3 adders and 2 stoppers at 6 contexts (lazy),
+// 78,000 of the 91,121 calls are shared; the post* steps fall from 1.38
+// million to 241,000. The answers, the traces and every other figure are
+// those of a run that computes every call (TestSharedPostStar, on the
+// hand-made and random programs).
+//
 // # Traces
 //
 // With Options.Traces every violation carries a Trace (Found.Trace): the

@@ -8,3 +8,11 @@ func WithLastBudget(o Options, limit, allowance int) Options {
 	o.lastBudget = &[2]int{limit, allowance}
 	return o
 }
+
+// WithoutSharing returns o with every post* call computed, none answered
+// by a result of the same level (package documentation, "Shared post*
+// results").
+func WithoutSharing(o Options) Options {
+	o.noShare = true
+	return o
+}

@@ -157,18 +157,50 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // added something (symauto.Saturation.Changed), level the context level of
 // the new tuples. Start globals that are stale (nothing new) are dropped
 // first (docs/design.md, "Stale start globals"); with none left there are no
-// new tuples. The only error is an eager split beyond MaxTuples.
+// new tuples. The only error is an eager split beyond MaxTuples. It is
+// Parts followed by Apply.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
+	p, err := x.Parts(post, changed, level)
+	if err != nil {
+		return nil, err
+	}
+	return x.Apply(t, active, p), nil
+}
+
+// Parts is the part of a split that depends on the post* result alone,
+// not on the tuple it came from: the new views of the active thread, each
+// with its relation between start and current globals. Tuples whose
+// active thread had the same view and domain share it.
+type Parts struct {
+	views []*symauto.Auto
+	rels  []bdd.Node // over Gs and G
+}
+
+// Parts splits post (arguments as for Split) into the active thread's
+// new views, by start global for Eager, by class of a safe partition for
+// Lazy.
+func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (Parts, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.CurSet()))
 	if live.IsFalse() {
-		return nil, nil
+		return Parts{}, nil
 	}
 	if x.Strategy == Eager {
-		return x.splitEager(t, active, post, u, live, level)
+		return x.splitEager(post, u, live, level)
 	}
-	return x.splitLazy(t, active, post, u, live, level), nil
+	return x.splitLazy(post, u, live, level), nil
+}
+
+// Apply returns the tuples of t after the active thread's context split
+// into p: each part's view, with the other views of t rebased through the
+// part's relation.
+func (x *Splitter) Apply(t Tuple, active int, p Parts) []Tuple {
+	var out []Tuple
+	for j, w := range p.views {
+		out = append(out, x.rebased(t, active, w, p.rels[j]))
+	}
+	return out
 }
 
 // rebased returns the tuple whose active view is w and whose other views
@@ -188,34 +220,36 @@ func (x *Splitter) rebased(t Tuple, active int, w *symauto.Auto, rel bdd.Node) T
 	return nt
 }
 
-// splitEager makes one tuple per live start global and end global
+// splitEager makes one part per live start global and end global
 // (Qadeer and Rehof; docs/design.md, "Eager splitting").
-func (x *Splitter) splitEager(t Tuple, active int, post *symauto.Auto, u, live bdd.Node, level int) ([]Tuple, error) {
+func (x *Splitter) splitEager(post *symauto.Auto, u, live bdd.Node, level int) (Parts, error) {
 	sp, m := x.sp, x.sp.M
 	if err := x.limit(m.And(u, live), "one post* result", m.Union(sp.StartSet(), sp.CurSet())); err != nil {
-		return nil, err
+		return Parts{}, err
 	}
-	var out []Tuple
+	var p Parts
 	for _, gs := range x.values(sp.StartToCur(live)) {
 		class := sp.CurToStart(gs)
 		w := post.Restrict(class, level) // once per start global, not per end global
 		ends := m.Exists(m.And(u, class), sp.StartSet())
 		for _, g := range x.values(ends) {
-			out = append(out, x.rebased(t, active, w.RestrictGlobals(g), m.And(class, g)))
+			p.views = append(p.views, w.RestrictGlobals(g))
+			p.rels = append(p.rels, m.And(class, g))
 		}
 	}
-	return out, nil
+	return p, nil
 }
 
-// splitLazy makes one tuple per class of a safe partition of the live
+// splitLazy makes one part per class of a safe partition of the live
 // start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
-func (x *Splitter) splitLazy(t Tuple, active int, post *symauto.Auto, u, live bdd.Node, level int) []Tuple {
+func (x *Splitter) splitLazy(post *symauto.Auto, u, live bdd.Node, level int) Parts {
 	m := x.sp.M
-	var out []Tuple
+	var p Parts
 	for _, class := range x.Partition(u, live) {
-		out = append(out, x.rebased(t, active, post.Restrict(class, level), m.And(class, u)))
+		p.views = append(p.views, post.Restrict(class, level))
+		p.rels = append(p.rels, m.And(class, u))
 	}
-	return out
+	return p
 }
 
 // Confluence returns C(Gs, Gt): two distinct start globals from which the

@@ -191,13 +191,14 @@ type Stats struct {
 	TuplesPerLevel []int           // view tuples by contexts: index j counts items reached with j contexts
 	KeptPerLevel   []int           // new view tuples kept (not pruned) by contexts, the last level's included when it was split
 	LevelTime      []time.Duration // index j: when every tuple of at most j contexts was made and checked
-	PostStarCalls  int
-	PostStarSteps  int
-	PeakNodes      int           // the largest BDD node table occupancy sampled: varies from run to run with Go's garbage collector
-	Time           time.Duration // the analysis, traces not included
-	TraceTime      time.Duration // building and replaying the traces
-	Dropped        int           // new tuples dropped as identical to or covered by kept ones
-	Shrunk         int           // new tuples restricted to fewer globals
+	PostStarCalls  int             // post* results used; in cbr, PostStarShared of them were computed before
+	PostStarShared int             // cbr: post* results of the level found among those computed before (not computed again)
+	PostStarSteps  int             // the steps of the post* results computed
+	PeakNodes      int             // the largest BDD node table occupancy sampled: varies from run to run with Go's garbage collector
+	Time           time.Duration   // the analysis, traces not included
+	TraceTime      time.Duration   // building and replaying the traces
+	Dropped        int             // new tuples dropped as identical to or covered by kept ones
+	Shrunk         int             // new tuples restricted to fewer globals
 }
 
 // Result is the outcome of an analysis.

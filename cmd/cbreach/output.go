@@ -96,8 +96,8 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		st := r.Stats
 		fmt.Fprintf(&b, "%s splitting: %d view tuples, %d post* calls, %.3fs\n", s, st.ViewTuples, st.PostStarCalls, st.Time.Seconds())
 		if c.stats {
-			fmt.Fprintf(&b, "view tuples by %s: %v\ncovered tuples dropped: %d, restricted: %d\npost* steps: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
-				r.Unit, st.TuplesPerLevel[:levels(r)], st.Dropped, st.Shrunk, st.PostStarSteps, st.PeakNodes)
+			fmt.Fprintf(&b, "view tuples by %s: %v\ncovered tuples dropped: %d, restricted: %d\npost* calls answered by a result of the same level: %d\npost* steps: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
+				r.Unit, st.TuplesPerLevel[:levels(r)], st.Dropped, st.Shrunk, st.PostStarShared, st.PostStarSteps, st.PeakNodes)
 		}
 	}
 	io.WriteString(w, b.String())
@@ -156,6 +156,7 @@ type jsonViolation struct {
 type jsonStats struct {
 	TimeSeconds    float64 `json:"timeSeconds"`
 	PostStarCalls  int     `json:"postStarCalls"`
+	PostStarShared int     `json:"postStarShared"` // of the calls, those answered by a result computed before
 	PostStarSteps  int     `json:"postStarSteps"`
 	TuplesPerLevel []int   `json:"tuplesPerLevel"`
 	Dropped        int     `json:"dropped"`
@@ -202,7 +203,7 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 	}
 	out := jsonResult{Version: version, Verdict: verdict, Reason: r.Reason, Bound: r.Bound, Unbounded: c.unbounded, Complete: r.Complete,
 		Split: s.String(), Prune: prune, ViewTuples: r.Stats.ViewTuples, Violations: []jsonViolation{},
-		Stats: jsonStats{TimeSeconds: r.Stats.Time.Seconds(), PostStarCalls: r.Stats.PostStarCalls, PostStarSteps: r.Stats.PostStarSteps,
+		Stats: jsonStats{TimeSeconds: r.Stats.Time.Seconds(), PostStarCalls: r.Stats.PostStarCalls, PostStarShared: r.Stats.PostStarShared, PostStarSteps: r.Stats.PostStarSteps,
 			TuplesPerLevel: r.Stats.TuplesPerLevel[:levels(r)], Dropped: r.Stats.Dropped, Restricted: r.Stats.Shrunk, Kernel: bdd.Kernel}}
 	if r.Unit == cbr.Preemptions {
 		out.Count = r.Unit.String()
