@@ -624,9 +624,9 @@ func (a *analysis) successors(from *item, i int, e *postEntry, changed bdd.Node,
 		if err != nil {
 			return nil, err
 		}
-		e.parts = &p
+		e.parts = p
 	}
-	tuples := a.splitter.Apply(from.tuple, i, *e.parts)
+	tuples := a.splitter.Apply(from.tuple, i, e.parts)
 	var next []*item
 	for _, t := range tuples {
 		if a.drop(&t, level, i) {

@@ -155,7 +155,10 @@
 // be asked for; a result asked for more than once is kept until its last
 // use, with its split into new views (split.Parts: the classes or start
 // globals and the active thread's restricted views), and only the other
-// views' rebasing (split.Splitter.Apply) is done per tuple. Stats.PostStarCalls
+// views' rebasing (split.Splitter.Apply) is done per tuple, once per view
+// and class (31 % of the rebasings on the driver below were repeats).
+// Interning the new tuples' views then finds the same pointers again:
+// symauto.Auto keeps its canonical form and hash. Stats.PostStarCalls
 // still counts every call of the algorithm (the paper's figure);
 // Stats.PostStarShared counts those answered by a kept result, and
 // Stats.PostStarSteps only the steps of results computed. Counting

@@ -32,6 +32,15 @@
 //     is EXISTS gs. V(gs) AND Gj(gs) AND U'(gs, g') (equation (1),
 //     symauto.Auto.Rebase). The new domain is EXISTS gs. Gj AND U'.
 //
+// Steps 1 to 3, the active view of step 4 and the new domain depend on
+// the post* result alone: [Splitter.Parts] computes them once, and
+// [Splitter.Apply] makes the tuples of one old tuple from them, rebasing
+// its other views (each view once per class: tuples that share a post*
+// result often share other views too). [Splitter.Split] is the two in a
+// row; the driver keeps a result's Parts while other tuples of its level
+// will ask for the same post* (cbr's documentation, "Shared post*
+// results").
+//
 // Theorem 1 of the paper makes the union of the new tuples exactly post*
 // of the old tuple; the tests check it on the paper's running example and,
 // through the driver, against the explicit semantics on random programs.

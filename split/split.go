@@ -169,65 +169,86 @@ func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.No
 
 // Parts is the part of a split that depends on the post* result alone,
 // not on the tuple it came from: the new views of the active thread, each
-// with its relation between start and current globals. Tuples whose
-// active thread had the same view and domain share it.
+// with its relation between start and current globals and the new
+// tuple's domain (and class). Tuples whose active thread had the same
+// view and domain share it, and with it the other views rebased so far.
 type Parts struct {
-	views []*symauto.Auto
-	rels  []bdd.Node // over Gs and G
+	views   []*symauto.Auto
+	rels    []bdd.Node // over Gs and G
+	doms    []bdd.Node // over G: the start globals of rels
+	classes []bdd.Node // over Gs, when Splitter.Classes is set
+	rebased map[rebaseKey]*symauto.Auto
+}
+
+// rebaseKey is a view of another thread and the part it is rebased for.
+type rebaseKey struct {
+	view *symauto.Auto
+	part int
 }
 
 // Parts splits post (arguments as for Split) into the active thread's
 // new views, by start global for Eager, by class of a safe partition for
 // Lazy.
-func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (Parts, error) {
+func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (*Parts, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.CurSet()))
+	p := &Parts{rebased: map[rebaseKey]*symauto.Auto{}}
 	if live.IsFalse() {
-		return Parts{}, nil
+		return p, nil
 	}
 	if x.Strategy == Eager {
-		return x.splitEager(post, u, live, level)
+		if err := x.splitEager(p, post, u, live, level); err != nil {
+			return nil, err
+		}
+	} else {
+		x.splitLazy(p, post, u, live, level)
 	}
-	return x.splitLazy(post, u, live, level), nil
+	for _, rel := range p.rels {
+		p.doms = append(p.doms, m.Exists(rel, sp.StartSet()))
+		if x.Classes {
+			p.classes = append(p.classes, m.Exists(rel, sp.CurSet()))
+		}
+	}
+	return p, nil
 }
 
 // Apply returns the tuples of t after the active thread's context split
 // into p: each part's view, with the other views of t rebased through the
-// part's relation.
-func (x *Splitter) Apply(t Tuple, active int, p Parts) []Tuple {
-	var out []Tuple
+// part's relation (the paper's equation (1)), each rebased view made once
+// per part.
+func (x *Splitter) Apply(t Tuple, active int, p *Parts) []Tuple {
+	out := make([]Tuple, len(p.views))
 	for j, w := range p.views {
-		out = append(out, x.rebased(t, active, w, p.rels[j]))
+		nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: p.doms[j]}
+		if x.Classes {
+			nt.Class = p.classes[j]
+		}
+		for i, v := range t.Views {
+			if i == active {
+				nt.Views[i] = w
+				continue
+			}
+			k := rebaseKey{v, j}
+			r := p.rebased[k]
+			if r == nil {
+				r = v.Rebase(p.rels[j])
+				p.rebased[k] = r
+			}
+			nt.Views[i] = r
+		}
+		out[j] = nt
 	}
 	return out
 }
 
-// rebased returns the tuple whose active view is w and whose other views
-// are t's rebased through rel(Gs, G): the paper's equation (1).
-func (x *Splitter) rebased(t Tuple, active int, w *symauto.Auto, rel bdd.Node) Tuple {
-	nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: x.sp.M.Exists(rel, x.sp.StartSet())}
-	if x.Classes {
-		nt.Class = x.sp.M.Exists(rel, x.sp.CurSet())
-	}
-	for i, v := range t.Views {
-		if i == active {
-			nt.Views[i] = w
-		} else {
-			nt.Views[i] = v.Rebase(rel)
-		}
-	}
-	return nt
-}
-
-// splitEager makes one part per live start global and end global
+// splitEager makes a part of each live start global and end global
 // (Qadeer and Rehof; docs/design.md, "Eager splitting").
-func (x *Splitter) splitEager(post *symauto.Auto, u, live bdd.Node, level int) (Parts, error) {
+func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, level int) error {
 	sp, m := x.sp, x.sp.M
 	if err := x.limit(m.And(u, live), "one post* result", m.Union(sp.StartSet(), sp.CurSet())); err != nil {
-		return Parts{}, err
+		return err
 	}
-	var p Parts
 	for _, gs := range x.values(sp.StartToCur(live)) {
 		class := sp.CurToStart(gs)
 		w := post.Restrict(class, level) // once per start global, not per end global
@@ -237,19 +258,17 @@ func (x *Splitter) splitEager(post *symauto.Auto, u, live bdd.Node, level int) (
 			p.rels = append(p.rels, m.And(class, g))
 		}
 	}
-	return p, nil
+	return nil
 }
 
-// splitLazy makes one part per class of a safe partition of the live
+// splitLazy makes a part of each class of a safe partition of the live
 // start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
-func (x *Splitter) splitLazy(post *symauto.Auto, u, live bdd.Node, level int) Parts {
+func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, level int) {
 	m := x.sp.M
-	var p Parts
 	for _, class := range x.Partition(u, live) {
 		p.views = append(p.views, post.Restrict(class, level))
 		p.rels = append(p.rels, m.And(class, u))
 	}
-	return p
 }
 
 // Confluence returns C(Gs, Gt): two distinct start globals from which the

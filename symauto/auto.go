@@ -80,6 +80,17 @@ type Auto struct {
 	// ts caches Transitions (nil when stale): it changes only when a
 	// transition is added or dropped, and a copy shares it until then.
 	ts []Trans
+	// canon caches Canonical and hash Hash (when hashed); both are
+	// dropped with any change (noteChange). The covered-tuple test interns
+	// the same view again and again where splits share rebased views.
+	canon  *Auto
+	hash   uint64
+	hashed bool
+}
+
+// noteChange drops the caches of the structure as a whole.
+func (a *Auto) noteChange() {
+	a.acc, a.sim, a.canon, a.hashed = nil, nil, nil, false
 }
 
 func newAuto(sp *Space) *Auto {
@@ -108,6 +119,7 @@ func (a *Auto) state(n StateName) State {
 	s := State(len(a.names))
 	a.names = append(a.names, n)
 	a.index[n] = s
+	a.canon, a.hashed = nil, false
 	return s
 }
 
@@ -158,7 +170,7 @@ func (a *Auto) Len() int { return len(a.labels) }
 
 // set replaces the label of t, dropping it when empty.
 func (a *Auto) set(t Trans, l bdd.Node) {
-	a.acc, a.sim = nil, nil
+	a.noteChange()
 	_, had := a.labels[t]
 	if l.IsFalse() {
 		if had {
@@ -181,14 +193,15 @@ func (a *Auto) add(t Trans, l bdd.Node) bdd.Node {
 	if !ok {
 		if !l.IsFalse() {
 			a.labels[t] = l
-			a.acc, a.sim, a.ts = nil, nil, nil
+			a.noteChange()
+			a.ts = nil
 		}
 		return l
 	}
 	d := m.Diff(l, old)
 	if !d.IsFalse() {
 		a.labels[t] = m.Or(old, d)
-		a.acc, a.sim = nil, nil
+		a.noteChange()
 	}
 	return d
 }
@@ -197,6 +210,9 @@ func (a *Auto) add(t Trans, l bdd.Node) bdd.Node {
 // the same labels: a structural test, so equal automata accept the same
 // language (not conversely).
 func (a *Auto) Equal(b *Auto) bool {
+	if a == b {
+		return true
+	}
 	if len(a.labels) != len(b.labels) {
 		return false
 	}
@@ -244,6 +260,14 @@ func (a *Auto) stateString(s State) string {
 // along different paths can then compare Equal. The next post* names its
 // mid-states with a positive level, which no canonical name uses.
 func (a *Auto) Canonical() *Auto {
+	if a.canon == nil {
+		a.canon = a.canonical()
+		a.canon.canon = a.canon
+	}
+	return a.canon
+}
+
+func (a *Auto) canonical() *Auto {
 	var levels []int
 	for _, n := range a.names[2:] {
 		if n.Init == 0 {
@@ -277,6 +301,13 @@ func (a *Auto) Canonical() *Auto {
 // Hash returns a hash of the automaton's structure (state names, labels as
 // BDD nodes) consistent with Equal: independent of state numbering.
 func (a *Auto) Hash() uint64 {
+	if !a.hashed {
+		a.hash, a.hashed = a.hash0(), true
+	}
+	return a.hash
+}
+
+func (a *Auto) hash0() uint64 {
 	var sum uint64
 	for t, l := range a.labels {
 		h := uint64(14695981039346656037)

@@ -88,7 +88,8 @@
 // [Auto.Finished], and [Auto.Trim]. Splitting uses [Auto.Tag],
 // [Auto.Restrict] (the paper's equation (2)) and [Auto.Rebase] (equation
 // (1)); [Auto.Canonical] and [Auto.Hash] let the driver recognise identical
-// tuples. For tests and tools: [Auto.Contains], [Auto.Enumerate] (explicit
+// tuples (both are kept with the automaton until it changes, and Equal
+// answers at once for one pointer). For tests and tools: [Auto.Contains], [Auto.Enumerate] (explicit
 // configurations up to a depth), [Auto.Dump] and [Auto.WriteDOT].
 //
 // # Witnesses

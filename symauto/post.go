@@ -204,7 +204,8 @@ func (s *Saturation) Result() *Auto {
 	for t := range s.a.labels {
 		if t.Label == nil && t.To != Final {
 			delete(s.a.labels, t)
-			s.a.acc, s.a.ts = nil, nil
+			s.a.noteChange()
+			s.a.ts = nil
 		}
 	}
 	return s.a
