@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -154,4 +155,42 @@ func TestRunLateStop(t *testing.T) {
 		})
 		require.NoError(t, err, "round %d", round)
 	}
+}
+
+// TestMemoryLimitGarbage: garbage past the memory limit, over little live
+// heap, neither stops a computation nor makes its checks collect (when
+// every check past the limit collected, a run near it crawled); a live
+// heap past the limit stops it at the next check.
+func TestMemoryLimitGarbage(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(10000)) // no collection of Go's own meanwhile
+	runtime.GC()
+	const limit = 64 << 20
+	work := func(m *Manager, x Var) error {
+		return m.Run(context.Background(), Limits{MaxMemory: limit}, func() error {
+			X, Y := m.Vec(Ref{x, 0}), m.Vec(Ref{x, 1})
+			for i := range 3000 { // about three checks' worth of operations
+				m.Lt(m.Add(X, m.ConstVec(uint64(i), 8)), Y)
+			}
+			return m.Err()
+		})
+	}
+	forced := func() int64 { return readMetric("/gc/cycles/forced:gc-cycles") }
+	l := NewLayout()
+	x := l.Uint("x", 8, 2)
+	m, err := New(l, Config{})
+	require.NoError(t, err)
+
+	garbage := make([]byte, limit+limit/4) // the heap past the limit, all of it garbage
+	garbage[len(garbage)-1] = 1
+	garbage = nil
+	require.Greater(t, heapBytes(), int64(limit))
+	before := forced()
+	require.NoError(t, work(m, x))
+	require.Equal(t, before, forced(), "a check collected")
+
+	live := make([]byte, limit) // the live heap past the limit
+	live[len(live)-1] = 1
+	runtime.GC()
+	require.ErrorIs(t, work(m, x), ErrMemoryLimit)
+	runtime.KeepAlive(live)
 }

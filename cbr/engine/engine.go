@@ -121,7 +121,10 @@ type Limits struct {
 	// at points that do not depend on timing, so a run stops at the same
 	// point every time).
 	MaxNodes int
-	// MaxMemory bounds the bytes of memory the process holds.
+	// MaxMemory bounds the bytes of memory the process holds
+	// (bdd.Limits.MaxMemory: checked on the live heap of Go's last
+	// collection, stopping at 7/8 of it or when Go's collector would run
+	// almost without pause).
 	MaxMemory int64
 	// MaxTuples bounds the view tuples eager splitting may create from one
 	// post* result (it enumerates the global values; that is its nature).
