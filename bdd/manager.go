@@ -412,16 +412,20 @@ func (m *Manager) overMemory() bool {
 }
 
 // nearMemory reports whether, as of Go's last collection, the live heap
-// passed 7/8 of MaxMemory or the collector's goal left less than an
-// eighth of it for garbage (the collector then runs again after every
-// eighth of the live heap allocated).
+// passed 7/8 of MaxMemory or a memory limit set the collector's goal so
+// close that it leaves less than an eighth of the live heap for garbage
+// (the collector then runs again after every eighth of it allocated). A
+// small GOGC (10 %) alone sets a goal as close, and must not count.
 func (m *Manager) nearMemory() bool {
 	live := liveBytes()
 	if live > m.lim.MaxMemory/8*7 {
 		return true
 	}
-	goal := readMetric("/gc/heap/goal:bytes") // past 2^63 (no goal) it reads negative
-	return goal > 0 && goal-live < live/8
+	// The collector's goal, when a memory limit (not GOGC) sets it: GOGC
+	// alone would let the heap grow by gogc percent of the live heap.
+	goal, gogc := readMetric("/gc/heap/goal:bytes"), readMetric("/gc/gogc:percent")
+	limited := gogc < 0 || goal < (live+live/100*gogc)/10*9 // gogc < 0: GOGC=off
+	return limited && goal > 0 && goal-live < live/8        // goal < 0: none (past 2^63)
 }
 
 // heapBytes returns the bytes of heap objects, live and not yet swept.

@@ -159,8 +159,9 @@ func TestRunLateStop(t *testing.T) {
 
 // TestMemoryLimitGarbage: garbage past the memory limit, over little live
 // heap, neither stops a computation nor makes its checks collect (when
-// every check past the limit collected, a run near it crawled); a live
-// heap past the limit stops it at the next check.
+// every check past the limit collected, a run near it crawled); nor does
+// a small GOGC, whose goal is close to the live heap; a live heap past
+// the limit stops it at the next check.
 func TestMemoryLimitGarbage(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(10000)) // no collection of Go's own meanwhile
 	runtime.GC()
@@ -187,6 +188,16 @@ func TestMemoryLimitGarbage(t *testing.T) {
 	before := forced()
 	require.NoError(t, work(m, x))
 	require.Equal(t, before, forced(), "a check collected")
+
+	// A small GOGC sets a goal close to the live heap too: that is not
+	// the memory limit.
+	debug.SetGCPercent(10)
+	some := make([]byte, limit/4)
+	some[len(some)-1] = 1
+	runtime.GC()
+	require.NoError(t, work(m, x), "GOGC=10 taken for the memory limit")
+	runtime.KeepAlive(some)
+	debug.SetGCPercent(10000)
 
 	live := make([]byte, limit) // the live heap past the limit
 	live[len(live)-1] = 1
