@@ -66,12 +66,12 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		}
 		if c.all && r.Limit != nil {
 			// The violations stand; the list may not be whole.
-			words := engine.LimitWords(r.Limit)
-			if words == "" {
-				words = r.Limit.Error()
+			why := r.Reason
+			if why == "" {
+				why = limitWords(r.Limit)
 			}
-			fmt.Fprintf(&b, "(%s before the whole bound was explored: complete up to %s; violation sites that need more %s may be missing)\n",
-				words, units(r.Complete, r.Unit), r.Unit)
+			fmt.Fprintf(&b, "(%s: complete up to %s; violation sites that need more %s may be missing)\n",
+				why, units(r.Complete, r.Unit), r.Unit)
 		}
 	case r.Verdict == cbr.Unknown && r.Complete < 0 && r.Stats.ViewTuples > 0:
 		fmt.Fprintf(&b, "UNKNOWN: %s; no bound was explored completely (bound %s)\n", r.Reason, bound(c, r))
