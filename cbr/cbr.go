@@ -479,21 +479,22 @@ func (a *analysis) expand(it *item) ([]*item, error) {
 			if err != nil {
 				return nil, err
 			}
-			post, changed := e.post, e.changed
 			if a.preempt() {
 				// Every start global, stale or not: the successor has
 				// another last thread, so another cost for the next switch
-				// (docs/design.md, "Preemption counting").
-				changed = every
+				// (docs/design.md, "Preemption counting"). Counting
+				// preemptions no result is shared (sharePosts): e is this
+				// call's own.
+				e.changed = every
 			}
-			if changed.IsFalse() {
+			if e.changed.IsFalse() {
 				continue
 			}
-			if err := a.checkPost(from.tuple, i, post, level); err != nil {
+			if err := a.checkPost(from.tuple, i, e.post, level); err != nil {
 				return nil, err
 			}
 			if a.preempt() || level < a.opts.Contexts || a.opts.KeepLast || a.splitLast(level) {
-				succ, err := a.successors(from, i, e, changed, pl)
+				succ, err := a.successors(from, i, e, pl)
 				if err != nil {
 					return nil, err
 				}
@@ -612,15 +613,15 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*postEntry, error) {
 	return e, nil
 }
 
-// successors splits thread i's post* result into new tuples (line 9) and
+// successors splits thread i's post* result e into new tuples (line 9) and
 // returns those the pruning keeps as items (line 10); at the bound they
 // only go to OnTuple (KeepLast). from is a part of the item expanded
 // (parts), at the level of the successors; pl the level post* named its
 // mid-states with (postLevel).
-func (a *analysis) successors(from *item, i int, e *postEntry, changed bdd.Node, pl int) ([]*item, error) {
+func (a *analysis) successors(from *item, i int, e *postEntry, pl int) ([]*item, error) {
 	level := from.level
-	if e.parts == nil || a.preempt() { // counting preemptions, changed is not e's
-		p, err := a.splitter.Parts(e.post, changed, pl)
+	if e.parts == nil {
+		p, err := a.splitter.Parts(e.post, e.changed, pl)
 		if err != nil {
 			return nil, err
 		}
