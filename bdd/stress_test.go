@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,10 +62,7 @@ func (f *fixture) randomExpr(rng *rand.Rand, refs []Ref, depth int) expr {
 // during operations, and checks every relation when built and again later,
 // after many collections, while it is still referenced.
 func TestStress(t *testing.T) {
-	iters := 600
-	if testing.Short() {
-		iters = 150
-	}
+	iters := tier.Pick(600, 2400)
 	f := newFixture(t, Config{NodeTable: 100, CacheSize: 16})
 	m := f.m
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -129,7 +127,5 @@ func TestStress(t *testing.T) {
 	require.NoError(t, m.Err())
 	checkRefs(t, m)
 	t.Logf("rudd collections: %d, table %d nodes", f.ruddGCs(), m.Nodes())
-	if !testing.Short() {
-		require.Greater(t, f.ruddGCs(), 20, "the stress test must make rudd collect")
-	}
+	require.Greater(t, f.ruddGCs(), 20, "the stress test must make rudd collect")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/stretchr/testify/require"
 )
@@ -20,12 +21,9 @@ import (
 // off, or tuples that only a union of kept ones covers, the configurations
 // can stop growing unnoticed; the test does not ask for the converse.)
 func TestConvergence(t *testing.T) {
-	seeds := 200
-	if testing.Short() {
-		seeds = 40
-	}
+	seeds := tier.Seeds(t, 20, 200, 60)
 	converged := 0
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+	for _, seed := range seeds {
 		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2, Labels: 2 + int(seed%3),
 			LocalBits: int(seed % 2), Rules: 3 + int(seed%4), Forks: seed%4 == 0, MaxThreads: 3}
 		net, err := randnet.Generate(seed, p)

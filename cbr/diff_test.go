@@ -207,10 +207,7 @@ func reachSets(v reachcases.Variant) bool {
 // level's tests on a budget small enough to run out: one test stops
 // after a few trie nodes and the level's tests after a few tests.
 func TestDifferential(t *testing.T) {
-	seeds := reachcases.RandomSeeds
-	if testing.Short() {
-		seeds = reachcases.ShortRandomSeeds
-	}
+	seeds := reachcases.RandomSeeds(t)
 	variants := reachcases.Variants()
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
 		opts := cbr.WithLastBudget(cbr.Options{Split: s}, 5, 30)

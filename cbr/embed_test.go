@@ -13,9 +13,6 @@ import (
 // uses cbreach as a library (compiler, analysis, a target, a typed limit,
 // the network used again after it), as an embedding verifier would.
 func TestEmbedding(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: builds a separate module")
-	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")

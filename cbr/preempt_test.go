@@ -41,10 +41,7 @@ const preemptBudget = 10000
 // (a level that does not close), is skipped for larger bounds and
 // counted; the test fails when more than a tenth are.
 func TestDifferentialPreemptions(t *testing.T) {
-	seeds := reachcases.PreemptionSeeds
-	if testing.Short() {
-		seeds = reachcases.ShortPreemptionSeeds
-	}
+	seeds := reachcases.PreemptionSeeds(t)
 	variants := reachcases.PreemptionVariants()
 	cases := append(reachcases.Cases(), reachcases.Random(seeds)...)
 	var nskipped atomic.Int32

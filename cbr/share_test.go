@@ -22,10 +22,7 @@ import (
 // nothing. Some cases must share and save steps, or the test would show
 // nothing.
 func TestSharedPostStar(t *testing.T) {
-	seeds := reachcases.RandomSeeds
-	if testing.Short() {
-		seeds = reachcases.ShortRandomSeeds
-	}
+	seeds := reachcases.RandomSeeds(t)
 	shared, stepsWith, stepsWithout := 0, 0, 0
 	for _, c := range append(reachcases.Cases(), reachcases.Random(seeds)...) {
 		net, err := c.Build()

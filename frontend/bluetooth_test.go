@@ -9,9 +9,6 @@ import (
 // The example of docs/language.md: the assertion fails with 5 contexts, not with
 // 4 (checked on the explicit reference semantics).
 func TestBluetoothExample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explicit exploration of three threads")
-	}
 	n, err := Compile("bluetooth.pds", []byte(readTestdata(t, "bluetooth.pds")))
 	if err != nil {
 		t.Fatal(err)

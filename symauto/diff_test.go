@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/symauto"
@@ -55,11 +56,8 @@ func reference(t *testing.T, net *pds.Network, depth int) ([]string, bool) {
 // single-thread networks: equal reachable sets without recursion, and
 // inclusion of everything the depth-capped explorer finds with it.
 func TestRandomPostStar(t *testing.T) {
-	n := 600
-	if testing.Short() {
-		n = 150
-	}
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	seeds := tier.Seeds(t, 100, 600, 200)
+	for _, seed := range seeds {
 		rec := seed%3 == 0
 		p := randnet.Params{Threads: 1, GlobalBits: 1 + int(seed%3), Procs: 1 + int(seed%4), Labels: 2 + int(seed%5),
 			LocalBits: int(seed % 3), Rules: 6 + int(seed%9), Recursive: rec, Errors: true}

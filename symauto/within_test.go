@@ -5,6 +5,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 	"github.com/stretchr/testify/require"
@@ -20,12 +21,9 @@ import (
 // Simulation.At gives Within's answer at some globals, and so does the
 // simulation without its identity shortcut.
 func TestWithinRandom(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 80
-	}
+	seeds := tier.Seeds(t, 40, 300, 100)
 	found, included := 0, 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	for _, seed := range seeds {
 		p := randnet.Params{Threads: 1, GlobalBits: 1 + int(seed%3), Procs: 1 + int(seed%4), Labels: 2 + int(seed%5),
 			LocalBits: int(seed % 3), Rules: 6 + int(seed%9), Recursive: seed%3 == 0}
 		net, err := randnet.Generate(seed, p)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/symauto"
 	"github.com/stretchr/testify/require"
@@ -25,12 +26,9 @@ func config(globals []uint64, stack []symauto.Frame) explicit.Config {
 // automaton, and every step it finds is a successor under the explicit
 // semantics, ending in the configuration itself.
 func TestWitnessReplays(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 60
-	}
+	seeds := tier.Seeds(t, 30, 200, 60)
 	walks := 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	for _, seed := range seeds {
 		p := randnet.Params{Threads: 1, GlobalBits: 1 + int(seed%3), Procs: 1 + int(seed%4), Labels: 2 + int(seed%5),
 			LocalBits: int(seed % 3), Rules: 6 + int(seed%9), Recursive: seed%3 == 0, Errors: true}
 		if seed%4 == 1 {

@@ -11,6 +11,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/internal/randnet"
 	"github.com/cbreach/cbreach/internal/reachcases"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	pexp "github.com/cbreach/cbreach/pds/explicit"
 	"github.com/stretchr/testify/require"
@@ -63,10 +64,7 @@ func reachDiff(net *pds.Network, ref *pexp.Result, got map[string]int) string {
 // the verdict and sites, and fewer states over all programs. Without recursion it
 // agrees with the symbolic engine, eager and lazy (every fifth seed).
 func TestRandomDifferential(t *testing.T) {
-	seeds := 150
-	if testing.Short() {
-		seeds = 60
-	}
+	seeds := tier.Seeds(t, 12, 150, 50)
 	const depth = 8
 	ctx := context.Background()
 	// A state may be expanded twice with the reduction, reduced and then
@@ -77,7 +75,7 @@ func TestRandomDifferential(t *testing.T) {
 		t.Logf("states expanded: %d without the reduction, %d with it", statesFull, statesReduced)
 		require.Less(t, statesReduced, statesFull)
 	}()
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+	for _, seed := range seeds {
 		recursive := seed%4 == 0
 		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
 			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3 + int(seed%2), Recursive: recursive}

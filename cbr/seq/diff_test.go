@@ -11,6 +11,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	pexp "github.com/cbreach/cbreach/pds/explicit"
 	"github.com/stretchr/testify/require"
@@ -148,14 +149,11 @@ var forms = []struct {
 // the reference meets one. (The eager form skips three rounds of three
 // threads that fork.)
 func TestRandomDifferential(t *testing.T) {
-	seeds := 80
-	if testing.Short() {
-		seeds = 40
-	}
+	seeds := tier.Seeds(t, 8, 80, 30)
 	const depth = 8
 	ctx := context.Background()
 	compared, violations, limited := 0, 0, 0
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+	for _, seed := range seeds {
 		p := randomParams(seed)
 		net, err := randnet.Generate(seed, p)
 		require.NoError(t, err, "seed %d", seed)
@@ -222,13 +220,10 @@ func TestRandomDifferential(t *testing.T) {
 // found within c rounds; and one within r rounds is found with at most
 // n*r contexts.
 func TestBoundsAgainstCBR(t *testing.T) {
-	seeds := 40
-	if testing.Short() {
-		seeds = 15
-	}
+	seeds := tier.Seeds(t, 8, 40, 15)
 	ctx := context.Background()
 	checked := 0
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+	for _, seed := range seeds {
 		p := randomParams(seed)
 		net, err := randnet.Generate(seed, p)
 		require.NoError(t, err, "seed %d", seed)
@@ -269,5 +264,5 @@ func TestBoundsAgainstCBR(t *testing.T) {
 		}
 	}
 	t.Logf("%d comparisons", checked)
-	require.Greater(t, checked, seeds/2)
+	require.Greater(t, checked, len(seeds)/2)
 }

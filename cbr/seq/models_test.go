@@ -11,6 +11,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,10 +27,7 @@ func TestModelsExpected(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", "benchmarks", "models", "*.pds"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	maxK := 2
-	if testing.Short() {
-		maxK = 1
-	}
+	maxK := tier.Pick(1, 2)
 	decided, cut := 0, 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)

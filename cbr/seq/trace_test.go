@@ -8,6 +8,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,13 +18,10 @@ import (
 // that fails is TraceErr): the lazy form's own, and the eager form's from
 // a lazy run (within 1 and 2 rounds), which must agree with it.
 func TestRandomTraces(t *testing.T) {
-	seeds := 50
-	if testing.Short() {
-		seeds = 20
-	}
+	seeds := tier.Seeds(t, 6, 50, 20)
 	ctx := context.Background()
 	traces := 0
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+	for _, seed := range seeds {
 		net, err := randnet.Generate(seed, randomParams(seed))
 		require.NoError(t, err)
 		for K := 1; K <= 3; K++ {
@@ -62,5 +60,5 @@ func TestRandomTraces(t *testing.T) {
 		}
 	}
 	t.Logf("%d traces checked", traces)
-	require.Greater(t, traces, seeds/2)
+	require.Greater(t, traces, len(seeds)/2)
 }

@@ -231,9 +231,6 @@ func TestLimits(t *testing.T) {
 	for _, tc := range cases {
 		name := tc.file + " " + strings.Join(tc.args, " ")
 		t.Run(name, func(t *testing.T) {
-			if testing.Short() && strings.HasPrefix(tc.file, "threads") {
-				t.Skip("-short: the thread program runs until its limit")
-			}
 			var out, errb bytes.Buffer
 			start := time.Now()
 			code := run(context.Background(), append(tc.args, filepath.Join(dir, tc.file)), &out, &errb, false)
@@ -286,9 +283,6 @@ func TestAgreement(t *testing.T) {
 // TestInterrupt sends SIGINT to a running cbreach: it stops, prints what
 // it covered and exits with 3, as a time limit does.
 func TestInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: builds the command")
-	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -130,8 +131,8 @@ func TestBluetooth(t *testing.T) {
 				want, _ = strconv.Atoi(m[2])
 				k = want
 			}
-			if testing.Short() && k > 4 {
-				t.Skip("a bound above 4")
+			if k > 4 {
+				tier.SkipUnlessLong(t, "a bound above 4")
 			}
 			n, err := Read("bt.bp", []byte(bluetooth(v, a, s)), pds.Options{MaxThreads: a + s})
 			if err != nil {

@@ -85,9 +85,6 @@ func TestCorpus(t *testing.T) {
 					}
 				}
 			}
-			if testing.Short() {
-				return
-			}
 			ex, err := explicit.Explore(n, explicit.Options{Contexts: want.k, MaxThreads: corpusThreads, MaxConfigs: 1 << 20})
 			if err != nil {
 				t.Fatal(err)

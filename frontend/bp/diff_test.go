@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -253,7 +254,7 @@ func TestDifferential(t *testing.T) {
 	if *seedFlag != 0 {
 		seeds = []int64{*seedFlag}
 	}
-	if testing.Short() {
+	if !tier.Long() {
 		seeds = seeds[:min(len(seeds), 15)]
 	}
 	for _, seed := range seeds {

@@ -7,11 +7,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -176,19 +178,28 @@ func Paper() (*pds.Network, error) {
 	return b.Build()
 }
 
-// RandomSeeds is the number of random cases, and ShortRandomSeeds the
-// number under -short.
+// The sizes of the random campaign of the differential tests: the number
+// of fixed seeds in the everyday tier and in the long one, and the number
+// of seeds the long tier draws anew on every run (see package tier).
 const (
-	RandomSeeds      = 300
-	ShortRandomSeeds = 60
+	EverydaySeeds = 12
+	LongSeeds     = 300
+	RotatingSeeds = 100
 )
 
-// Random returns the random cases of seeds 1 to n: programs with 2 or 3
+// RandomSeeds returns the seeds of the differential tests' random cases
+// for the tier that runs (tier.Seeds with the sizes above).
+func RandomSeeds(t testing.TB) []uint64 {
+	t.Helper()
+	return tier.Seeds(t, EverydaySeeds, LongSeeds, RotatingSeeds)
+}
+
+// Random returns the random cases of the seeds: programs with 2 or 3
 // threads, forks and error labels, and no recursion (so the explicit
 // reference is exact); K is 4 with 2 threads, 3 with 3.
-func Random(n int) []Case {
+func Random(seeds []uint64) []Case {
 	var cs []Case
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	for _, seed := range seeds {
 		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
 			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3 + int(seed%2)}
 		k := 4

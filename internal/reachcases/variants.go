@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
 	xengine "github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"
@@ -234,10 +236,17 @@ func PreemptionVariants() []Variant {
 		CBR("lazy/identical", cbr.Options{Split: split.Lazy, Count: cbr.Preemptions, Prune: cbr.PruneIdentical}))
 }
 
-// PreemptionSeeds is the number of random cases the preemption
-// differential test runs, and ShortPreemptionSeeds the number under
-// -short (counting preemptions costs more: free switches chain).
+// The sizes of the preemption differential test's random campaign, as
+// RandomSeeds's (counting preemptions costs more: free switches chain).
 const (
-	PreemptionSeeds      = 80
-	ShortPreemptionSeeds = 25
+	EverydayPreemptionSeeds = 8
+	LongPreemptionSeeds     = 80
+	RotatingPreemptionSeeds = 30
 )
+
+// PreemptionSeeds returns the seeds of the preemption differential test
+// for the tier that runs.
+func PreemptionSeeds(t testing.TB) []uint64 {
+	t.Helper()
+	return tier.Seeds(t, EverydayPreemptionSeeds, LongPreemptionSeeds, RotatingPreemptionSeeds)
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cbreach/cbreach/internal/randnet"
@@ -33,12 +34,10 @@ func randomNet(t testing.TB, seed int64) *pds.Network {
 const randomBudget = 3000
 
 func TestRandomSlotsAgree(t *testing.T) {
-	seeds := int64(150)
-	if testing.Short() {
-		seeds = 25
-	}
 	checked, skipped := 0, 0
-	for seed := int64(1); seed <= seeds; seed++ {
+	seeds := tier.Seeds(t, 25, 150, 50)
+	for _, s := range seeds {
+		seed := int64(s)
 		// The subtest's name carries the seed into every failure message.
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			n := randomNet(t, seed)
@@ -59,7 +58,7 @@ func TestRandomSlotsAgree(t *testing.T) {
 		})
 	}
 	t.Logf("%d networks with forks compared, %d over budget", checked, skipped)
-	require.Greater(t, checked, int(seeds)/2, "too few networks compared")
+	require.Greater(t, checked, len(seeds)/2, "too few networks compared")
 }
 
 func TestRandomMonotoneInContexts(t *testing.T) {
