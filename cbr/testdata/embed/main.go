@@ -56,7 +56,7 @@ start worker(); start worker(); start check();`
 	fmt.Println("target:", len(res.Violations))
 
 	// A limit is a typed error; the network serves again afterwards.
-	wide, err := frontend.Compile("wide.pds", []byte("int<16> a = ?; int<16> b = ?; proc m() { assert(a * b != 12345); } start m();"))
+	wide, err := frontend.Compile("wide.pds", []byte("int<10> a = ?; int<10> b = ?; proc m() { assert(a * b != 1001); } start m();"))
 	if err != nil {
 		return err
 	}
