@@ -213,7 +213,9 @@ func TestDifferential(t *testing.T) {
 		opts := cbr.WithLastBudget(cbr.Options{Split: s}, 5, 30)
 		variants = append(variants, reachcases.CBR(fmt.Sprintf("%s/subsumed-small-budget", s), opts, fmt.Sprintf("%s/none", s)))
 	}
-	for _, c := range append(reachcases.Cases(), reachcases.Random(seeds)...) {
+	cases := append(reachcases.Cases(), reachcases.Random(seeds)...)
+	cases = append(cases, reachcases.RandomOpen(reachcases.OpenSeeds(t), reachcases.OpenWidths())...)
+	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel() // each case has a network and BDD manager of its own
 			net, err := c.Build()

@@ -24,7 +24,9 @@ import (
 func TestSharedPostStar(t *testing.T) {
 	seeds := reachcases.RandomSeeds(t)
 	shared, stepsWith, stepsWithout := 0, 0, 0
-	for _, c := range append(reachcases.Cases(), reachcases.Random(seeds)...) {
+	cases := append(reachcases.Cases(), reachcases.Random(seeds)...)
+	cases = append(cases, reachcases.RandomOpen(reachcases.OpenSeeds(t), reachcases.OpenWidths())...)
+	for _, c := range cases {
 		net, err := c.Build()
 		require.NoError(t, err)
 		for _, s := range []split.Strategy{split.Eager, split.Lazy} {

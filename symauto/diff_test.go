@@ -57,11 +57,21 @@ func reference(t *testing.T, net *pds.Network, depth int) ([]string, bool) {
 // inclusion of everything the depth-capped explorer finds with it.
 func TestRandomPostStar(t *testing.T) {
 	seeds := tier.Seeds(t, 100, 600, 200)
-	for _, seed := range seeds {
+	// Open data: the seeds after len(seeds) add a global of 3 to 6 bits
+	// that starts with any value (randnet.Params.OpenBits); messages name
+	// them by the seed plus 10^12.
+	open := tier.Seeds(t, 30, 200, 60)
+	for i, seed := range append(seeds, open...) {
 		rec := seed%3 == 0
 		p := randnet.Params{Threads: 1, GlobalBits: 1 + int(seed%3), Procs: 1 + int(seed%4), Labels: 2 + int(seed%5),
 			LocalBits: int(seed % 3), Rules: 6 + int(seed%9), Recursive: rec, Errors: true}
+		if i >= len(seeds) {
+			p.OpenBits = 3 + int(seed%4)
+		}
 		net, err := randnet.Generate(seed, p)
+		if i >= len(seeds) {
+			seed += 1_000_000_000_000
+		}
 		require.NoError(t, err, "seed %d", seed)
 		const depth = 5
 		sym := symbolic(t, net, depth)

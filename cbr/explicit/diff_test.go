@@ -75,19 +75,28 @@ func TestRandomDifferential(t *testing.T) {
 		t.Logf("states expanded: %d without the reduction, %d with it", statesFull, statesReduced)
 		require.Less(t, statesReduced, statesFull)
 	}()
-	for _, seed := range seeds {
+	// Open data: a third as many programs with a global of 3 to 8 bits
+	// that starts with any value (randnet.Params.OpenBits).
+	open := tier.Seeds(t, 4, 50, 17)
+	widths := reachcases.OpenWidths()
+	for i, seed := range append(seeds, open...) {
 		recursive := seed%4 == 0
 		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
 			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3 + int(seed%2), Recursive: recursive}
+		name := fmt.Sprint(seed)
+		if i >= len(seeds) {
+			p.OpenBits = widths[int(seed%uint64(len(widths)))]
+			name = fmt.Sprintf("%d (open data, %d bits)", seed, p.OpenBits)
+		}
 		net, err := randnet.Generate(seed, p)
-		require.NoError(t, err, "seed %d", seed)
+		require.NoError(t, err, "seed %s", name)
 		maxK := 4
 		if p.Threads == 3 {
 			maxK = 3
 		}
 		for k := 1; k <= maxK; k++ {
 			ref, err := pexp.Explore(net, pexp.Options{Contexts: k, MaxDepth: depth, MaxConfigs: 200000})
-			require.NoError(t, err, "seed %d k %d", seed, k)
+			require.NoError(t, err, "seed %s k %d", name, k)
 			want := referenceVerdict(ref)
 
 			got := map[string]int{}
@@ -95,37 +104,37 @@ func TestRandomDifferential(t *testing.T) {
 				OnConfig: func(j int, c pexp.Config) {
 					key := c.Key()
 					_, dup := got[key]
-					require.False(t, dup, "seed %d k %d: configuration expanded twice as new: %s", seed, k, key)
+					require.False(t, dup, "seed %s k %d: configuration expanded twice as new: %s", name, k, key)
 					got[key] = j
 				}})
-			require.NoError(t, err, "seed %d k %d", seed, k)
-			require.Equal(t, want, engineVerdict(&full.Result), "seed %d k %d: verdict without reduction", seed, k)
+			require.NoError(t, err, "seed %s k %d", name, k)
+			require.Equal(t, want, engineVerdict(&full.Result), "seed %s k %d: verdict without reduction", name, k)
 			if d := reachDiff(net, ref, got); d != "" {
-				t.Fatalf("seed %d k %d: reachable configurations differ:\n%s", seed, k, d)
+				t.Fatalf("seed %s k %d: reachable configurations differ:\n%s", name, k, d)
 			}
 			// Complete and Converged, as engine.Result defines them.
 			if !ref.CutOff && !ref.DepthCapped {
-				require.Equal(t, k, full.Complete, "seed %d k %d: complete", seed, k)
+				require.Equal(t, k, full.Complete, "seed %s k %d: complete", name, k)
 			}
 			if full.Converged >= 0 {
 				more, err := pexp.Explore(net, pexp.Options{Contexts: k + 2, MaxDepth: depth, MaxConfigs: 200000})
 				require.NoError(t, err)
-				require.Equal(t, len(ref.Reached), len(more.Reached), "seed %d k %d: converged at %d, but more configurations with k+2", seed, k, full.Converged)
+				require.Equal(t, len(ref.Reached), len(more.Reached), "seed %s k %d: converged at %d, but more configurations with k+2", name, k, full.Converged)
 				fewest := 0
 				for _, x := range ref.Reached {
 					fewest = max(fewest, x.Contexts)
 				}
-				require.Equal(t, fewest, full.Converged, "seed %d k %d: converged", seed, k)
+				require.Equal(t, fewest, full.Converged, "seed %s k %d: converged", name, k)
 			}
 			perLevel := 0
 			for _, n := range full.Explicit.ConfigsPerLevel {
 				perLevel += n
 			}
-			require.Equal(t, len(ref.Reached), perLevel, "seed %d k %d: coverage by bound", seed, k)
+			require.Equal(t, len(ref.Reached), perLevel, "seed %s k %d: coverage by bound", name, k)
 
 			red, err := explicit.Run(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, All: true})
-			require.NoError(t, err, "seed %d k %d", seed, k)
-			require.Equal(t, want, engineVerdict(&red.Result), "seed %d k %d: verdict with the reduction", seed, k)
+			require.NoError(t, err, "seed %s k %d", name, k)
+			require.Equal(t, want, engineVerdict(&red.Result), "seed %s k %d: verdict with the reduction", name, k)
 			statesFull += full.Explicit.States
 			statesReduced += red.Explicit.States
 
@@ -135,23 +144,23 @@ func TestRandomDifferential(t *testing.T) {
 			if len(ref.Reached) > 0 {
 				tg, fewest := pickTarget(net, ref, int(seed*7+uint64(k)))
 				tr, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, Targets: []engine.Target{tg}, All: true})
-				require.NoError(t, err, "seed %d k %d", seed, k)
+				require.NoError(t, err, "seed %s k %d", name, k)
 				got := -1
 				for _, v := range tr.Violations {
 					if v.Target != nil {
 						got = v.Contexts
 					}
 				}
-				require.Equal(t, fewest, got, "seed %d k %d: target %s", seed, k, tg.Name)
+				require.Equal(t, fewest, got, "seed %s k %d: target %s", name, k, tg.Name)
 			}
 
 			// Stopping at the first violation reports one with the fewest contexts.
 			first, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth})
-			require.NoError(t, err, "seed %d k %d", seed, k)
-			require.Equal(t, want.v, first.Verdict, "seed %d k %d: verdict stopping at the first violation", seed, k)
+			require.NoError(t, err, "seed %s k %d", name, k)
+			require.Equal(t, want.v, first.Verdict, "seed %s k %d: verdict stopping at the first violation", name, k)
 			if want.v == engine.Violation {
 				require.Len(t, first.Violations, 1)
-				require.Equal(t, ref.Violations[0].Contexts, first.Contexts(), "seed %d k %d: first violation", seed, k)
+				require.Equal(t, ref.Violations[0].Contexts, first.Contexts(), "seed %s k %d: first violation", name, k)
 			}
 
 			// cbr's own differential test compares it with the reference on
@@ -161,8 +170,8 @@ func TestRandomDifferential(t *testing.T) {
 			}
 			for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
 				r, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: k, Split: s, All: true})
-				require.NoError(t, err, "seed %d k %d %s", seed, k, s)
-				require.Equal(t, engineVerdict(r), engineVerdict(&red.Result), "seed %d k %d: explicit against cbr %s", seed, k, s)
+				require.NoError(t, err, "seed %s k %d %s", name, k, s)
+				require.Equal(t, engineVerdict(r), engineVerdict(&red.Result), "seed %s k %d: explicit against cbr %s", name, k, s)
 			}
 		}
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/reachcases"
 	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	pexp "github.com/cbreach/cbreach/pds/explicit"
@@ -150,11 +152,37 @@ var forms = []struct {
 // threads that fork.)
 func TestRandomDifferential(t *testing.T) {
 	seeds := tier.Seeds(t, 8, 80, 30)
+	// Open data: programs with a global that starts with any value
+	// (randnet.Params.OpenBits).
+	open, widths := tier.Seeds(t, 3, 27, 10), reachcases.OpenWidths()
 	const depth = 8
 	ctx := context.Background()
-	compared, violations, limited := 0, 0, 0
-	for _, seed := range seeds {
-		p := randomParams(seed)
+	var compared, violations, limited atomic.Int32
+	t.Run("seeds", func(t *testing.T) { // returns when every seed is done
+		for _, seed := range seeds {
+			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+				t.Parallel() // each network has a BDD manager of its own
+				randomDifferential(t, ctx, seed, randomParams(seed), depth, &compared, &violations, &limited)
+			})
+		}
+		for _, seed := range open {
+			p := randomParams(seed)
+			p.OpenBits = widths[int(seed%uint64(len(widths)))]
+			t.Run(fmt.Sprintf("open/bits=%d/seed=%d", p.OpenBits, seed), func(t *testing.T) {
+				t.Parallel()
+				randomDifferential(t, ctx, seed, p, depth, &compared, &violations, &limited)
+			})
+		}
+	})
+	t.Logf("%d comparisons, %d with violations, %d cut off by the node limit", compared.Load(), violations.Load(), limited.Load())
+	require.Less(t, limited.Load(), compared.Load()/10+1, "too many runs cut off")
+	require.Greater(t, violations.Load(), compared.Load()/10, "too few violations to test anything")
+	require.Less(t, violations.Load(), compared.Load()*4/5, "too few safe programs to test anything")
+}
+
+// randomDifferential is TestRandomDifferential on one seed.
+func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randnet.Params, depth int, compared, violations, limited *atomic.Int32) {
+	{
 		net, err := randnet.Generate(seed, p)
 		require.NoError(t, err, "seed %d", seed)
 		for K := 1; K <= 3; K++ {
@@ -173,16 +201,16 @@ func TestRandomDifferential(t *testing.T) {
 				res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true, Lazy: f.lazy, Limits: engine.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
 				if errors.Is(res.Limit, engine.ErrNodeLimit) {
-					limited++
+					limited.Add(1)
 					continue
 				}
 				require.Equal(t, engine.Rounds, res.Unit)
 				require.Equal(t, ref.list(), engineSites(&res.Result), "seed %d K %d %s: violation sites", seed, K, f.name)
 				require.Equal(t, ref.verdict(), res.Verdict, "seed %d K %d %s: verdict (%s)", seed, K, f.name, res.Reason)
 				require.Equal(t, ref.cutoff, res.Limit != nil, "seed %d K %d %s: thread bound (%v)", seed, K, f.name, res.Limit)
-				compared++
+				compared.Add(1)
 				if len(ref.sites) > 0 {
-					violations++
+					violations.Add(1)
 				}
 
 				// Stopping at the first violation (eager: deepening,
@@ -206,10 +234,6 @@ func TestRandomDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d comparisons, %d with violations, %d cut off by the node limit", compared, violations, limited)
-	require.Less(t, limited, compared/10+1, "too many runs cut off")
-	require.Greater(t, violations, compared/10, "too few violations to test anything")
-	require.Less(t, violations, compared*4/5, "too few safe programs to test anything")
 }
 
 // TestBoundsAgainstCBR checks the relation between the two bounds on the
@@ -219,13 +243,27 @@ func TestRandomDifferential(t *testing.T) {
 // which implies SAFE at K contexts; a violation with c <= K contexts is
 // found within c rounds; and one within r rounds is found with at most
 // n*r contexts.
+// openSeed is added to the seed of an open-data program in
+// TestBoundsAgainstCBR's messages.
+const openSeed = 1_000_000_000_000
+
 func TestBoundsAgainstCBR(t *testing.T) {
 	seeds := tier.Seeds(t, 8, 40, 15)
+	// Open data, as in TestRandomDifferential: the seeds after len(seeds)
+	// add a global that starts with any value (the seed in messages is
+	// the program's plus openSeed).
+	open, widths := tier.Seeds(t, 3, 14, 5), reachcases.OpenWidths()
 	ctx := context.Background()
 	checked := 0
-	for _, seed := range seeds {
+	for i, seed := range append(seeds, open...) {
 		p := randomParams(seed)
+		if i >= len(seeds) {
+			p.OpenBits = widths[int(seed%uint64(len(widths)))]
+		}
 		net, err := randnet.Generate(seed, p)
+		if i >= len(seeds) {
+			seed += openSeed
+		}
 		require.NoError(t, err, "seed %d", seed)
 		n := threadsOf(net)
 		for K := 1; K <= 2; K++ {

@@ -3,6 +3,8 @@ package seq_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr/engine"
@@ -20,8 +22,22 @@ import (
 func TestRandomTraces(t *testing.T) {
 	seeds := tier.Seeds(t, 6, 50, 20)
 	ctx := context.Background()
-	traces := 0
-	for _, seed := range seeds {
+	var traces atomic.Int32
+	t.Run("seeds", func(t *testing.T) { // returns when every seed is done
+		for _, seed := range seeds {
+			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+				t.Parallel() // each network has a BDD manager of its own
+				randomTraces(t, ctx, seed, &traces)
+			})
+		}
+	})
+	t.Logf("%d traces checked", traces.Load())
+	require.Greater(t, int(traces.Load()), len(seeds)/2)
+}
+
+// randomTraces is TestRandomTraces on one seed.
+func randomTraces(t *testing.T, ctx context.Context, seed uint64, traces *atomic.Int32) {
+	{
 		net, err := randnet.Generate(seed, randomParams(seed))
 		require.NoError(t, err)
 		for K := 1; K <= 3; K++ {
@@ -40,7 +56,7 @@ func TestRandomTraces(t *testing.T) {
 				for _, f := range res.Violations {
 					require.NoError(t, f.TraceErr, "seed %d K %d %+v: %s within %d rounds", seed, K, run, f.Label.Name, f.Contexts)
 					require.NotNil(t, f.Trace, "seed %d K %d", seed, K)
-					traces++
+					traces.Add(1)
 					// The check counts rounds: one more or one fewer
 					// than the trace holds, or a step left out, fails.
 					wrong := f
@@ -59,6 +75,4 @@ func TestRandomTraces(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d traces checked", traces)
-	require.Greater(t, traces, len(seeds)/2)
 }

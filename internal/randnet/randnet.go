@@ -47,6 +47,14 @@ type Params struct {
 	// AnyLocals lets each local of an initial thread start with any
 	// value (one in three) instead of a random one.
 	AnyLocals bool
+	// OpenBits, when > 0 (and without Density), adds open data: a global
+	// o of that many bits that starts with any value, which rules keep,
+	// overwrite with 0, 1 or its largest value, increment, or set to any
+	// value, and which guards compare with those constants; the locals
+	// of the initial threads start with any value one in three. The
+	// other draws are those of the same seed without it, so the rest of
+	// the network is the same.
+	OpenBits int
 }
 
 // types are the variable types of Params.Enums; locals and results take
@@ -68,6 +76,7 @@ type gen struct {
 	n   *pds.Network
 	m   *bdd.Manager
 	gs  []*pds.Global
+	o   *pds.Global // Params.OpenBits's global, or nil
 	ps  []*pds.Proc
 	lbl map[*pds.Proc][]*pds.Label
 }
@@ -97,6 +106,9 @@ func (g *gen) build() (*pds.Network, error) {
 		g.gs = append(g.gs, b.Global("y", pds.IntType(gb-first), g.init(gb-first), pds.Pos{}))
 	} else {
 		g.gs = append(g.gs, b.Global("x", pds.IntType(gb), g.init(gb), pds.Pos{}))
+	}
+	if p.OpenBits > 0 && p.Density <= 0 {
+		g.o = b.Global("o", pds.IntType(p.OpenBits), pds.Init{Any: true}, pds.Pos{})
 	}
 	for i := 0; i < max(1, p.Procs); i++ {
 		var res *pds.Type
@@ -145,7 +157,7 @@ func (g *gen) build() (*pds.Network, error) {
 		if i > 0 && len(g.ps) > 1 && r.IntN(2) == 0 {
 			pr = g.ps[r.IntN(len(g.ps))]
 		}
-		if p.AnyLocals {
+		if p.AnyLocals || g.o != nil {
 			f := pds.Frame{Label: pr.Entry, Locals: make([]pds.Init, len(pr.Locals))}
 			for k, l := range pr.Locals {
 				if r.IntN(3) == 0 {
@@ -215,6 +227,9 @@ func (g *gen) pick(ls []*pds.Label) *pds.Label { return ls[g.r.IntN(len(ls))] }
 // guard returns a random condition on the current globals and locals.
 func (g *gen) guard(p *pds.Proc) bdd.Node {
 	m, r := g.m, g.r
+	if g.o != nil && r.IntN(3) == 0 {
+		return m.Eq(g.n.GlobalVec(g.o, pds.GCur), g.openConst())
+	}
 	switch r.IntN(4) {
 	case 0:
 		gl := g.gs[r.IntN(len(g.gs))]
@@ -248,7 +263,34 @@ func (g *gen) globalsUpdate() bdd.Node {
 	for _, gl := range g.gs {
 		r = g.m.And(r, g.update(g.n.GlobalVec(gl, pds.GCur), g.n.GlobalVec(gl, pds.GNext)))
 	}
+	if g.o != nil {
+		r = g.m.And(r, g.openUpdate())
+	}
 	return r
+}
+
+// openConst returns one of the constants of the open global: 0, 1 or its
+// largest value.
+func (g *gen) openConst() bdd.Vec {
+	w := g.o.Type.Bits
+	return g.m.ConstVec([]uint64{0, 1, 1<<w - 1}[g.r.IntN(3)], w)
+}
+
+// openUpdate relates the open global's current value to its next: kept
+// (one in two), overwritten with one of its constants (one in four),
+// incremented or set to any value (one in eight each).
+func (g *gen) openUpdate() bdd.Node {
+	m := g.m
+	cur, next := g.n.GlobalVec(g.o, pds.GCur), g.n.GlobalVec(g.o, pds.GNext)
+	switch x := g.r.IntN(8); {
+	case x < 4:
+		return m.Eq(next, cur)
+	case x < 6:
+		return m.Eq(next, g.openConst())
+	case x < 7:
+		return m.Assign(next, m.Add(cur, m.ConstVec(1, len(cur))))
+	}
+	return m.True()
 }
 
 func (g *gen) keepGlobals() bdd.Node { return g.n.Unchanged() }

@@ -217,6 +217,45 @@ func Random(seeds []uint64) []Case {
 	return cs
 }
 
+// The widths of the open global of RandomOpen's cases, by tier. The
+// explicit engines (the reference among them) enumerate every initial
+// value and random programs often keep it, so a case of w bits costs
+// them about 2^w times the same case without open data: 5 bits take
+// about a second a case, 8 bits half a minute.
+var (
+	EverydayOpenWidths = []int{3, 4, 5}
+	LongOpenWidths     = []int{4, 5, 6, 8}
+)
+
+// OpenWidths returns the widths of the tier that runs.
+func OpenWidths() []int { return tier.Pick(EverydayOpenWidths, LongOpenWidths) }
+
+// OpenSeeds returns the seeds of the open-data cases for the tier that
+// runs: a third as many as RandomSeeds (their explicit reference is
+// larger: every initial value of the open global).
+func OpenSeeds(t testing.TB) []uint64 {
+	t.Helper()
+	return tier.Seeds(t, EverydaySeeds/3, LongSeeds/3, RotatingSeeds/3)
+}
+
+// RandomOpen returns the open-data cases of the seeds: the programs of
+// Random with a global o that starts with any value of a width taken
+// from widths in turn, which threads keep, overwrite, increment and
+// compare (randnet.Params.OpenBits), and initial locals that start with
+// any value.
+func RandomOpen(seeds []uint64, widths []int) []Case {
+	cs := Random(seeds)
+	for i := range cs {
+		c := &cs[i]
+		w := widths[int(c.Seed%uint64(len(widths)))]
+		c.Name = fmt.Sprintf("random-open/bits=%d/seed=%d", w, c.Seed)
+		c.Params.OpenBits = w
+		seed, p := c.Seed, c.Params
+		c.Build = func() (*pds.Network, error) { return randnet.Generate(seed, p) }
+	}
+	return cs
+}
+
 // Lookup returns the hand-made case of that name; it panics when there is
 // none.
 func Lookup(name string) Case {
