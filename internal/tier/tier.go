@@ -70,20 +70,34 @@ var (
 // is an error.
 func Campaign() (uint64, error) {
 	campaignOnce.Do(func() {
-		if s := os.Getenv(SeedEnv); s != "" {
-			campaign, campaignErr = strconv.ParseUint(s, 10, 64)
-			if campaignErr != nil {
-				campaignErr = fmt.Errorf("tier: %s=%q is not a seed (a number from 0 to 2^64-1)", SeedEnv, s)
-				return
-			}
-		} else {
-			campaign = uint64(time.Now().UnixNano()) % 1_000_000_000
-		}
-		if Long() {
+		campaign, campaignErr = parseCampaign(os.Getenv(SeedEnv), time.Now())
+		if campaignErr == nil && Long() {
 			fmt.Fprintf(os.Stderr, "long campaign seed %d (%s=1 %s=%d replays it)\n", campaign, LongEnv, SeedEnv, campaign)
 		}
 	})
 	return campaign, campaignErr
+}
+
+// parseCampaign returns the campaign seed that the value of CBREACH_SEED
+// gives, or one drawn from the clock when it is empty.
+func parseCampaign(env string, now time.Time) (uint64, error) {
+	if env == "" {
+		return uint64(now.UnixNano()) % 1_000_000_000, nil
+	}
+	c, err := strconv.ParseUint(env, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("tier: %s=%q is not a seed (a number from 0 to 2^64-1)", SeedEnv, env)
+	}
+	return c, nil
+}
+
+// rotating returns the n seeds that campaign c draws.
+func rotating(c uint64, n int) []uint64 {
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = RotatingBase + mix(c*1_000_003+uint64(i))%1_000_000_000
+	}
+	return seeds
 }
 
 // mix is SplitMix64's finaliser: consecutive inputs give unrelated
@@ -105,7 +119,7 @@ const RotatingBase = 1_000_000
 // least RotatingBase), which change from run to run; the campaign seed is
 // logged on t. With everyday > long, the long tier runs everyday fixed
 // seeds too.
-func Seeds(t testing.TB, everyday, long, rotating int) []uint64 {
+func Seeds(t testing.TB, everyday, long, drawn int) []uint64 {
 	t.Helper()
 	var seeds []uint64
 	n := everyday
@@ -115,16 +129,13 @@ func Seeds(t testing.TB, everyday, long, rotating int) []uint64 {
 	for s := 1; s <= n; s++ {
 		seeds = append(seeds, uint64(s))
 	}
-	if !Long() || rotating == 0 {
+	if !Long() || drawn == 0 {
 		return seeds
 	}
 	c, err := Campaign()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("campaign seed %d: %d fixed seeds and %d drawn from it (%s=1 %s=%d replays them)", c, n, rotating, LongEnv, SeedEnv, c)
-	for i := range rotating {
-		seeds = append(seeds, RotatingBase+mix(c*1_000_003+uint64(i))%1_000_000_000)
-	}
-	return seeds
+	t.Logf("campaign seed %d: %d fixed seeds and %d drawn from it (%s=1 %s=%d replays them)", c, n, drawn, LongEnv, SeedEnv, c)
+	return append(seeds, rotating(c, drawn)...)
 }
