@@ -164,6 +164,13 @@ func (n *Network) Print(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "global %s %s = %s%s\n", g.Type, g.Name, init, hidden)
 	}
+	if ig := n.InitGlobals; ig != nil {
+		by := ""
+		if ig.By != "" {
+			by = " (after " + ig.By + ")"
+		}
+		fmt.Fprintf(&b, "initial globals%s: %s\n", by, n.FormatRelation(ig.Rel, nil, nil, nil, false))
+	}
 	for _, p := range n.Procs {
 		res := ""
 		if p.Result != nil {

@@ -152,9 +152,16 @@ func (n *Network) eachLocal(p *Proc, except []*Local, f func(*Local) bdd.Node) b
 	return r
 }
 
-// InitRel returns the initial valuation of the globals, copy c.
+// InitRel returns the initial valuations of the globals, copy c: each
+// global's Init value, and the relation of InitGlobals when there is one.
 func (n *Network) InitRel(c int) bdd.Node {
 	r := n.M.True()
+	if n.InitGlobals != nil {
+		r = n.InitGlobals.Rel
+		if c != GCur {
+			r = n.sets.Rename(r, G(GCur, c))
+		}
+	}
 	for _, g := range n.Globals {
 		ref := bdd.Ref{Var: g.Var, Copy: c}
 		if g.Init.Any {

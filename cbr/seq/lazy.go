@@ -154,8 +154,8 @@ func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time
 	for _, l := range s.errs {
 		errs[s.labels[l]] = l
 	}
-	seen := map[*pds.Label]bool{}
-	cutoffAt := -1 // the rounds done before the first cutoff
+	seen := res.labels() // the initial configurations' errors are reported
+	cutoffAt := -1       // the rounds done before the first cutoff
 	for k := range s.Rounds {
 		complete = k // rounds done
 		var sites []Site

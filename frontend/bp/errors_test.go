@@ -80,7 +80,7 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fewest(t, n, 1); got != 0 {
+	if got := fewest(t, n, 1); got != none {
 		t.Errorf("got a violation with %d contexts, want none", got)
 	}
 }
