@@ -156,18 +156,23 @@ func (r *Result) SetTraces(n *pds.Network, build func(f Found) (*Trace, bool, er
 // BuildTraces runs build, which gives the violations of r their traces
 // (SetTraces), on manager m under the run's limits, when traces were
 // asked for and there are violations, and records its time in
-// Stats.TraceTime. A limit reached meanwhile is each unbuilt trace's
+// Stats.TraceTime. It runs under Grace(ctx), which build receives: a run
+// cut off by its context still builds the traces of what it found, for
+// up to GraceTime. A limit reached meanwhile is each unbuilt trace's
 // TraceErr already (SetTraces); any other failure is returned, with the
 // verdict decided (the violations stand: never the zero verdict Safe).
-func (r *Result) BuildTraces(ctx context.Context, m *bdd.Manager, lim Limits, on bool, build func()) error {
+func (r *Result) BuildTraces(ctx context.Context, m *bdd.Manager, lim Limits, on bool, build func(context.Context)) error {
 	if !on || len(r.Violations) == 0 {
 		return nil
 	}
 	t := time.Now()
-	err := m.Run(ctx, bdd.Limits{MaxNodes: lim.MaxNodes, MaxMemory: lim.MaxMemory}, func() error {
-		build()
+	g, release := Grace(ctx)
+	defer release()
+	err := m.Run(g, bdd.Limits{MaxNodes: lim.MaxNodes, MaxMemory: lim.MaxMemory}, func() error {
+		build(g)
 		return nil
 	})
+	r.graceEnded(ctx, g)
 	r.Stats.TraceTime = time.Since(t)
 	if err != nil && !IsLimit(err) {
 		r.Decide()

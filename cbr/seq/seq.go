@@ -164,7 +164,10 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		err = cutoff
 	}
 	if opts.Traces && (err == nil || engine.IsLimit(err)) && len(res.Violations) > 0 {
-		lazyTraces(ctx, net, opts, res)
+		// Under the grace period of a run cut off (engine.Grace).
+		g, release := engine.Grace(ctx)
+		lazyTraces(g, net, opts, res)
+		release()
 	}
 	return finish(res, err, net, start, stopped)
 }
@@ -232,12 +235,22 @@ func analyzeLazy(ctx context.Context, eng *pds.Network, opts Options, res *Resul
 	res.Seq.noteNet(sn)
 	post := time.Now()
 	complete := -1
+	z := newLazy(sn)
 	err = sn.Net.M.Run(ctx, lim, func() error {
 		var err error
-		complete, err = sn.runLazy(ctx, opts, res, start)
+		complete, err = sn.runLazy(ctx, opts, res, start, z)
 		return err
 	})
 	res.Seq.PostTime += time.Since(post)
+	if err == nil || engine.IsLimit(err) {
+		// Traces are built after the run, for up to engine.GraceTime
+		// more when it was cut off.
+		trace := res.Stats.TraceTime
+		if e := res.BuildTraces(ctx, sn.Net.M, opts.Limits, opts.Traces, func(g context.Context) { z.buildTraces(g, res) }); e != nil && err == nil {
+			err = e
+		}
+		res.Stats.TraceTime += trace
+	}
 	res.Stats.PeakNodes = max(res.Stats.PeakNodes, sn.Net.M.PeakNodes())
 	res.Complete = complete
 	return err
