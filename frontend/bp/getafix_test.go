@@ -3,6 +3,8 @@ package bp
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/engine"
 	cexp "github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -112,6 +115,88 @@ func TestGetafixEngines(t *testing.T) {
 						t.Errorf("seq lazy=%v: %s within %d rounds (found %v), reference %d contexts", lazy, v.Label.Name, r, ok, v.Contexts)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestFibonacciEngines runs the Getafix-style programs of
+// benchmarks/boolean on every engine, all violations asked for, traces
+// on: cbr eager and lazy, the explicit engine and pds/explicit within the
+// EXPECTED bound must agree on the sites and fewest contexts; the lazy
+// sequential reduction within the rounds the violation needs must find
+// the same label with those rounds (long tier only: the sequential runs
+// take seconds to tens of seconds on a loaded machine).
+func TestFibonacciEngines(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		file   string
+		rounds int // the rounds the violation needs, or the rounds checked
+	}{
+		{"fib4-14.bp", 5},
+		{"fib8-34.bp", 4},
+		{"fib8-safe.bp", 4},
+		{"fib16-123.bp", 6},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("..", "..", "benchmarks", "boolean", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := parseExpected(string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := Read(tc.file, src, pds.Options{MaxThreads: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := explicit.Explore(n, explicit.Options{Contexts: want.k, MaxConfigs: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sitesRef []string
+			for _, v := range ref.Violations {
+				sitesRef = append(sitesRef, fmt.Sprintf("%s@%d", v.Label.Name, v.Contexts))
+			}
+			slices.Sort(sitesRef)
+			if want.violation != (len(ref.Violations) > 0) || want.violation && ref.Violations[0].Contexts != want.k {
+				t.Fatalf("reference: %v, EXPECTED %+v", sitesRef, want)
+			}
+			for _, split := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
+				res, err := cbr.Analyze(ctx, n, cbr.Options{Contexts: want.k, Split: split, All: true, Traces: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := sites(res.Violations); !slices.Equal(got, sitesRef) {
+					t.Errorf("cbr %v: %v, reference %v", split, got, sitesRef)
+				}
+				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
+			}
+			xr, err := cexp.Run(ctx, n, cexp.Options{Contexts: want.k, All: true, Traces: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sites(xr.Violations); !slices.Equal(got, sitesRef) {
+				t.Errorf("explicit engine: %v, reference %v", got, sitesRef)
+			}
+			checkTraces(t, "explicit engine", xr.Violations)
+			if !tier.Long() {
+				return
+			}
+			sr, err := seq.Analyze(ctx, n, seq.Options{Rounds: tc.rounds, Lazy: true, Traces: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTraces(t, "seq", sr.Violations)
+			if !want.violation {
+				if len(sr.Violations) > 0 {
+					t.Errorf("seq: %v within %d rounds; the program is safe", sites(sr.Violations), tc.rounds)
+				}
+				return
+			}
+			if len(sr.Violations) == 0 || sr.Violations[0].Label != ref.Violations[0].Label || sr.Contexts() != tc.rounds {
+				t.Errorf("seq: %v within %d rounds, want %s with %d rounds", sites(sr.Violations), tc.rounds, ref.Violations[0].Label.Name, tc.rounds)
 			}
 		})
 	}
