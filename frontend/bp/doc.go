@@ -173,6 +173,9 @@
 // of benchmarks/models; TestDifferential translates random Boolean
 // programs to the .pds language, compiles the translation with
 // frontend.Compile and compares both networks' reachable global states
-// with their fewest contexts on pds/explicit; FuzzRead feeds Read
-// arbitrary bytes.
+// with their fewest contexts on pds/explicit; TestGetafixEngines and
+// TestFibonacciEngines run the Getafix programs of TestSemantics and of
+// benchmarks/boolean on every engine (cbr eager and lazy, the explicit
+// engine, pds/explicit, the sequential reduction) and compare their
+// sites, fewest contexts and traces; FuzzRead feeds Read arbitrary bytes.
 package bp
