@@ -76,8 +76,10 @@
 // bool<n> variables, enforce, print, abortif and sync, start_thread of a
 // procedure (start_thread f()), start_thread goto with more than one
 // label, constants other than 0 and 1, calls inside expressions, 'x
-// outside constrain, parameters of main, init and Getafix threads, and a
-// program without main (or init first).
+// outside constrain, parameters of main, init and Getafix threads,
+// start_thread in Getafix's init or a procedure it calls (init runs to its
+// end before any thread starts), and a program without main (or init
+// first).
 //
 // # Compilation (each construct and its pds rules)
 //
