@@ -9,15 +9,30 @@ import (
 // InitGlobals is a set of initial valuations of the globals that no
 // product of per-global Init values describes: the final states of an
 // initialisation that ran before any thread (Getafix's init procedure, in
-// package frontend/bp), say. The network's initial configurations are
-// those whose globals satisfy both every Init value and Rel; the threads'
-// initial stacks are as Thread.Stack gives them.
+// package frontend/bp), say. It replaces the Init values of the globals
+// the network had when [Network.WithInitial] set it (their declared
+// values are those before the initialisation); globals added later (the
+// hidden ones of WithThreadSlots) keep theirs. [Network.InitOf] gives a
+// global's own initial value. The threads' initial stacks are as
+// Thread.Stack gives them.
 type InitGlobals struct {
 	// Rel is a BDD over copy GCur of the globals (no other variable).
 	Rel bdd.Node
 	// By names the initialisation that computed Rel, for traces ("init");
 	// empty when the set was given as such.
 	By string
+	// covers is the number of globals whose Init values Rel replaces.
+	covers int
+}
+
+// InitOf returns the initial value of g on its own: g.Init, or any value
+// when the network's InitGlobals covers g (its value is then in the
+// relation).
+func (n *Network) InitOf(g *Global) Init {
+	if n.InitGlobals != nil && g.Index < n.InitGlobals.covers {
+		return Init{Any: true}
+	}
+	return g.Init
 }
 
 // WithInitial returns a copy of n whose initial configurations are the
@@ -32,6 +47,11 @@ func (n *Network) WithInitial(ig *InitGlobals, threads []*Thread) (*Network, err
 		return nil, fmt.Errorf("pds: WithInitial on a network with thread slots")
 	}
 	x := *n
+	if ig != nil {
+		c := *ig
+		c.covers = len(n.Globals)
+		ig = &c
+	}
 	x.InitGlobals = ig
 	x.Threads = make([]*Thread, len(threads))
 	for i, t := range threads {

@@ -155,8 +155,8 @@ func (n *Network) Print(w io.Writer) error {
 	var b strings.Builder
 	for _, g := range n.Globals {
 		init := "?"
-		if !g.Init.Any {
-			init = g.Type.Format(g.Init.Value)
+		if v := n.InitOf(g); !v.Any {
+			init = g.Type.Format(v.Value)
 		}
 		hidden := ""
 		if g.Hidden {

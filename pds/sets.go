@@ -152,8 +152,9 @@ func (n *Network) eachLocal(p *Proc, except []*Local, f func(*Local) bdd.Node) b
 	return r
 }
 
-// InitRel returns the initial valuations of the globals, copy c: each
-// global's Init value, and the relation of InitGlobals when there is one.
+// InitRel returns the initial valuations of the globals, copy c: the
+// relation of InitGlobals when there is one, and the Init value of every
+// global it does not cover (InitOf).
 func (n *Network) InitRel(c int) bdd.Node {
 	r := n.M.True()
 	if n.InitGlobals != nil {
@@ -164,10 +165,10 @@ func (n *Network) InitRel(c int) bdd.Node {
 	}
 	for _, g := range n.Globals {
 		ref := bdd.Ref{Var: g.Var, Copy: c}
-		if g.Init.Any {
+		if init := n.InitOf(g); init.Any {
 			r = n.M.And(r, n.validType(n.M.Vec(ref), g.Type))
 		} else {
-			r = n.M.And(r, n.M.Value(ref, g.Init.Value))
+			r = n.M.And(r, n.M.Value(ref, init.Value))
 		}
 	}
 	return r

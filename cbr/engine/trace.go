@@ -277,8 +277,8 @@ func isInitial(n *pds.Network, c explicit.Config) error {
 		return fmt.Errorf("%d globals and %d threads, want %d and %d", len(c.Globals), len(c.Threads), len(n.Globals), len(n.Threads))
 	}
 	for i, g := range n.Globals {
-		if !g.Init.Any && c.Globals[i] != g.Init.Value {
-			return fmt.Errorf("%s = %d, initially %d", g.Name, c.Globals[i], g.Init.Value)
+		if init := n.InitOf(g); !init.Any && c.Globals[i] != init.Value {
+			return fmt.Errorf("%s = %d, initially %d", g.Name, c.Globals[i], init.Value)
 		}
 	}
 	if ig := n.InitGlobals; ig != nil {

@@ -38,7 +38,11 @@ type compiler struct {
 	variants []*variant
 }
 
-func compile(ctx context.Context, prog *program, in *info, opts pds.Options, lim bdd.Limits) (net *pds.Network, err error) {
+// compile builds the network; for a Getafix program it then makes init's
+// final states the initial configurations (initialise), unless raw, which
+// leaves init in thread 0 at its entry (the tests' independent check of
+// initialise).
+func compile(ctx context.Context, prog *program, in *info, opts pds.Options, lim bdd.Limits, raw bool) (net *pds.Network, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			net, err = nil, fmt.Errorf("bp: internal error: %v", r)
@@ -51,7 +55,7 @@ func compile(ctx context.Context, prog *program, in *info, opts pds.Options, lim
 		c.body(v)
 	}
 	net, err = c.b.Build()
-	if err != nil || !c.in.getafix {
+	if err != nil || !c.in.getafix || raw {
 		return net, err
 	}
 	return c.initialise(ctx, net, lim)

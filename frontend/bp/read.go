@@ -28,6 +28,11 @@ type Options struct {
 // ReadWith is Read with a context and limits; a limit reached is
 // returned as an error wrapping the limit's.
 func ReadWith(name string, src []byte, opts Options) (*pds.Network, error) {
+	return read(name, src, opts, false)
+}
+
+// read is ReadWith; raw leaves Getafix's init in thread 0 (compile).
+func read(name string, src []byte, opts Options, raw bool) (*pds.Network, error) {
 	errs := &errorList{}
 	prog := parse(name, src, errs)
 	if !errs.empty() {
@@ -37,7 +42,7 @@ func ReadWith(name string, src []byte, opts Options) (*pds.Network, error) {
 	if !errs.empty() {
 		return nil, errs.err()
 	}
-	return compile(opts.Context, prog, info, opts.Options, opts.Limits)
+	return compile(opts.Context, prog, info, opts.Options, opts.Limits, raw)
 }
 
 // LooksLikeProgram reports whether src looks like a Boolean program: it

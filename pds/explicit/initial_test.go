@@ -11,9 +11,10 @@ import (
 )
 
 // TestInitGlobals: a relation over the globals that is no product of
-// per-global values (a != b, c = 1 with c's Init a constant 1) gives the
-// initial configurations it allows, enumerated, and the network with it
-// rejects a relation over another copy.
+// per-global values (a = b is odd, b != 2) gives the initial
+// configurations it allows, enumerated; it replaces the globals' own
+// Init values (c, declared 1, is free in it); an empty relation gives no
+// configuration; a relation over another copy is rejected.
 func TestInitGlobals(t *testing.T) {
 	b := pds.NewBuilder(pds.Options{})
 	ga := b.Global("a", pds.BoolType(), pds.Init{Any: true}, pds.Pos{})
@@ -30,7 +31,7 @@ func TestInitGlobals(t *testing.T) {
 	require.Len(t, explicit.Initial(n), 8) // a, b any; c = 1
 
 	cur := func(g *pds.Global) bdd.Vec { return n.GlobalVec(g, pds.GCur) }
-	// a = (b is odd), b != 2; c free in the relation but 1 by its Init.
+	// a = (b is odd), b != 2; c free.
 	rel := m.And(m.Equiv(cur(ga)[0], cur(gb)[0]), m.Not(m.Eq(cur(gb), m.ConstVec(2, 2))))
 	x, err := n.WithInitial(&pds.InitGlobals{Rel: rel, By: "test"}, []*pds.Thread{n.Threads[1], n.Threads[0]})
 	require.NoError(t, err)
@@ -42,12 +43,14 @@ func TestInitGlobals(t *testing.T) {
 		require.Empty(t, c.Threads[0])
 		require.Len(t, c.Threads[1], 1)
 	}
-	require.Equal(t, [][]uint64{{0, 0, 1}, {1, 1, 1}, {1, 3, 1}}, got)
-	require.Equal(t, n.InitRel(pds.GCur), m.And(n.InitRel(pds.GCur), m.True()))
-	require.Equal(t, m.And(rel, m.Value(bdd.Ref{Var: gc.Var, Copy: pds.GCur}, 1)), m.And(x.InitRel(pds.GCur), m.True()))
+	require.Equal(t, [][]uint64{{0, 0, 0}, {0, 0, 1}, {1, 1, 0}, {1, 1, 1}, {1, 3, 0}, {1, 3, 1}}, got)
+	require.Equal(t, m.Value(bdd.Ref{Var: gc.Var, Copy: pds.GCur}, 1), m.And(n.InitRel(pds.GCur), m.True()))
+	require.Equal(t, rel, x.InitRel(pds.GCur))
+	require.Equal(t, pds.Init{Any: true}, x.InitOf(gc))
+	require.Equal(t, pds.Init{Value: 1}, n.InitOf(gc))
 
 	// No valuation: no initial configuration.
-	none, err := n.WithInitial(&pds.InitGlobals{Rel: m.Not(cur(gc)[0])}, n.Threads)
+	none, err := n.WithInitial(&pds.InitGlobals{Rel: m.False()}, n.Threads)
 	require.NoError(t, err)
 	require.Empty(t, explicit.Initial(none))
 
