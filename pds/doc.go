@@ -51,8 +51,10 @@
 // final states of an initialisation that runs before any thread
 // (Getafix's init, package frontend/bp), is a relation over copy GCur of
 // the globals: [InitGlobals], set by [Network.WithInitial], which also
-// replaces the threads' stacks. [Network.InitRel] is what the symbolic
-// engines start from (each Init value and the relation); package
+// replaces the threads' stacks. The relation replaces the Init values of
+// the globals it covers (those of the network it was set on; the hidden
+// globals WithThreadSlots adds keep theirs): [Network.InitOf].
+// [Network.InitRel] is what the symbolic engines start from; package
 // pds/explicit's Initial enumerates the relation's valuations (with
 // bdd.Manager.Enumerate, never the product of the globals' domains); the
 // replay of a trace checks its first configuration against both. An error
