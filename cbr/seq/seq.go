@@ -235,14 +235,15 @@ func analyzeLazy(ctx context.Context, eng *pds.Network, opts Options, res *Resul
 	res.Seq.noteNet(sn)
 	post := time.Now()
 	complete := -1
-	z := newLazy(sn)
+	var z *lazy
 	err = sn.Net.M.Run(ctx, lim, func() error {
 		var err error
+		z = newLazy(sn)
 		complete, err = sn.runLazy(ctx, opts, res, start, z)
 		return err
 	})
 	res.Seq.PostTime += time.Since(post)
-	if err == nil || engine.IsLimit(err) {
+	if z != nil && (err == nil || engine.IsLimit(err)) {
 		// Traces are built after the run, for up to engine.GraceTime
 		// more when it was cut off.
 		trace := res.Stats.TraceTime
