@@ -190,7 +190,11 @@
 // back (symauto.Saturation.Back) through a recorded post* of the parent's
 // view, to an initial item. Then engine.Trace.Check replays it on the
 // explicit semantics of package pds/explicit; one that fails is an
-// internal error in Found.TraceErr, never a trace. Traces keep every item
+// internal error in Found.TraceErr, never a trace. Traces are built
+// after the search under engine.Grace(ctx): a run cut off by its context
+// (a time limit, Ctrl-C) still builds the traces of the violations it
+// found, for up to engine.GraceTime (1 s) more, unless the hard stop that
+// engine.WithHardStop attached to ctx ends first. Traces keep every item
 // that has successors alive with its views' BDDs, and cost one post* per
 // context of each trace: measured with BenchmarkTraces (package
 // benchmarks), building and replaying the first trace takes 0.03 of the

@@ -1,6 +1,7 @@
 package cbr
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -46,7 +47,10 @@ const traceLevel = math.MaxInt32
 
 // buildTraces gives every violation its trace, or the error that
 // prevented it.
-func (a *analysis) buildTraces() {
+func (a *analysis) buildTraces(ctx context.Context) {
+	old := a.ctx
+	a.ctx = ctx // the grace period's (engine.Grace)
+	defer func() { a.ctx = old }()
 	a.res.SetTraces(a.net, func(f Found) (*Trace, bool, error) {
 		job, ok := a.traces[f.Key()]
 		if !ok {

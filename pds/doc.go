@@ -42,6 +42,24 @@
 // one method per concern (sanity.go, after go/ssa), returning an
 // [ErrorList] with the positions of the offending rules and labels.
 //
+// # Initial configurations
+//
+// The initial configurations are every valuation of the globals that
+// their Init values allow (a constant, or any value), with each thread's
+// stack ([Thread].Stack, its frames' locals Init values too). A set of
+// global valuations that is no product of per-global values, such as the
+// final states of an initialisation that runs before any thread
+// (Getafix's init, package frontend/bp), is a relation over copy GCur of
+// the globals: [InitGlobals], set by [Network.WithInitial], which also
+// replaces the threads' stacks. The relation replaces the Init values of
+// the globals it covers (those of the network it was set on; the hidden
+// globals WithThreadSlots adds keep theirs): [Network.InitOf].
+// [Network.InitRel] is what the symbolic engines start from; package
+// pds/explicit's Initial enumerates the relation's valuations (with
+// bdd.Manager.Enumerate, never the product of the globals' domains); the
+// replay of a trace checks its first configuration against both. An error
+// label on top of an initial stack is a violation with 0 contexts.
+//
 // # Threads and forks
 //
 // A fork rule stays a fork in the Network; the explicit semantics

@@ -67,3 +67,39 @@ func Example() {
 	// thread t0: inc.0
 	// thread t1: check.0
 }
+
+// An initialisation that no per-global initial value describes: x and y
+// start with x < y (after some set-up that ran before the threads, say),
+// and one thread is left.
+func ExampleNetwork_WithInitial() {
+	b := pds.NewBuilder(pds.Options{})
+	x := b.Global("x", pds.IntType(2), pds.Init{Value: 0}, pds.Pos{})
+	y := b.Global("y", pds.IntType(2), pds.Init{Any: true}, pds.Pos{})
+	p := b.Proc("p", nil, pds.Pos{})
+	p0 := b.Label(p, "p.0", pds.Pos{})
+	b.Thread("t0", pds.Call(p))
+	b.Thread("t1", pds.Call(p))
+	n, m := b.Net(), b.Manager()
+	b.Pop(p0, n.Unchanged(), pds.Pos{})
+	net, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lt := m.Lt(net.GlobalVec(x, pds.GCur), net.GlobalVec(y, pds.GCur))
+	init, err := net.WithInitial(&pds.InitGlobals{Rel: lt, By: "setup"}, net.Threads[:1])
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	init.Print(os.Stdout)
+	// Output:
+	// global int<2> x = ?
+	// global int<2> y = ?
+	// initial globals (after setup): x=0 y=1 | x=0 y=2 | x=0 y=3 | x=1 y=2 | x=1 y=3 | x=2 y=3
+	// proc p
+	//   label p.0 @- entry
+	// rule 0 pop p.0 @-
+	//     true
+	// thread t0: p.0
+}

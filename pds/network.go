@@ -237,7 +237,11 @@ type Network struct {
 	// MaxThreads is the number of threads the layout has room for
 	// (initial and forked together); see WithThreadSlots.
 	MaxThreads int
-	slots      *slotVars // hidden variables for forked threads, nil without forks
+
+	// InitGlobals, when not nil, restricts the initial valuations of the
+	// globals beyond their Init values (see [Network.WithInitial]).
+	InitGlobals *InitGlobals
+	slots       *slotVars // hidden variables for forked threads, nil without forks
 
 	byFrom [][]*Rule
 	sets   *Sets

@@ -155,14 +155,21 @@ func (n *Network) Print(w io.Writer) error {
 	var b strings.Builder
 	for _, g := range n.Globals {
 		init := "?"
-		if !g.Init.Any {
-			init = g.Type.Format(g.Init.Value)
+		if v := n.InitOf(g); !v.Any {
+			init = g.Type.Format(v.Value)
 		}
 		hidden := ""
 		if g.Hidden {
 			hidden = " (hidden)"
 		}
 		fmt.Fprintf(&b, "global %s %s = %s%s\n", g.Type, g.Name, init, hidden)
+	}
+	if ig := n.InitGlobals; ig != nil {
+		by := ""
+		if ig.By != "" {
+			by = " (after " + ig.By + ")"
+		}
+		fmt.Fprintf(&b, "initial globals%s: %s\n", by, n.FormatRelation(ig.Rel, nil, nil, nil, false))
 	}
 	for _, p := range n.Procs {
 		res := ""

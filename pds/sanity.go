@@ -88,6 +88,21 @@ func (s *sanity) check() {
 		}
 	}
 	s.checkThreads()
+	s.checkInitGlobals()
+}
+
+// checkInitGlobals checks that the initial relation of the globals, when
+// there is one, mentions only their current copy.
+func (s *sanity) checkInitGlobals() {
+	ig := s.n.InitGlobals
+	if ig == nil {
+		return
+	}
+	for _, r := range s.n.M.Support(ig.Rel) {
+		if s.blockOf[r.Var] != 'G' || r.Copy != GCur {
+			s.errorf(Pos{}, "initial globals: relation mentions %s copy %d, not a global's current copy", s.n.M.L.Name(r.Var), r.Copy)
+		}
+	}
 }
 
 // checkGlobal checks that an initial value fits the global's type.

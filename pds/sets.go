@@ -152,15 +152,23 @@ func (n *Network) eachLocal(p *Proc, except []*Local, f func(*Local) bdd.Node) b
 	return r
 }
 
-// InitRel returns the initial valuation of the globals, copy c.
+// InitRel returns the initial valuations of the globals, copy c: the
+// relation of InitGlobals when there is one, and the Init value of every
+// global it does not cover (InitOf).
 func (n *Network) InitRel(c int) bdd.Node {
 	r := n.M.True()
+	if n.InitGlobals != nil {
+		r = n.InitGlobals.Rel
+		if c != GCur {
+			r = n.sets.Rename(r, G(GCur, c))
+		}
+	}
 	for _, g := range n.Globals {
 		ref := bdd.Ref{Var: g.Var, Copy: c}
-		if g.Init.Any {
+		if init := n.InitOf(g); init.Any {
 			r = n.M.And(r, n.validType(n.M.Vec(ref), g.Type))
 		} else {
-			r = n.M.And(r, n.M.Value(ref, g.Init.Value))
+			r = n.M.And(r, n.M.Value(ref, init.Value))
 		}
 	}
 	return r

@@ -121,7 +121,7 @@ func (t *Trace) Units(n *pds.Network, u Unit) (int, error) {
 	return len(t.Contexts), nil
 }
 
-// SetTraces gives every violation of r its trace: build makes it (false
+// SetTraces gives every violation of r without one its trace: build makes it (false
 // when the engine has none for that violation), Check replays it on n.
 // A trace that cannot be made or fails its replay is left out and the
 // error kept in Found.TraceErr; a limit reached while building ends the
@@ -129,6 +129,9 @@ func (t *Trace) Units(n *pds.Network, u Unit) (int, error) {
 func (r *Result) SetTraces(n *pds.Network, build func(f Found) (*Trace, bool, error)) {
 	for i := range r.Violations {
 		f := &r.Violations[i]
+		if f.Trace != nil {
+			continue // made with the violation (InitialErrors)
+		}
 		tr, ok, err := build(*f)
 		if !ok {
 			continue
@@ -153,18 +156,23 @@ func (r *Result) SetTraces(n *pds.Network, build func(f Found) (*Trace, bool, er
 // BuildTraces runs build, which gives the violations of r their traces
 // (SetTraces), on manager m under the run's limits, when traces were
 // asked for and there are violations, and records its time in
-// Stats.TraceTime. A limit reached meanwhile is each unbuilt trace's
+// Stats.TraceTime. It runs under Grace(ctx), which build receives: a run
+// cut off by its context still builds the traces of what it found, for
+// up to GraceTime. A limit reached meanwhile is each unbuilt trace's
 // TraceErr already (SetTraces); any other failure is returned, with the
 // verdict decided (the violations stand: never the zero verdict Safe).
-func (r *Result) BuildTraces(ctx context.Context, m *bdd.Manager, lim Limits, on bool, build func()) error {
+func (r *Result) BuildTraces(ctx context.Context, m *bdd.Manager, lim Limits, on bool, build func(context.Context)) error {
 	if !on || len(r.Violations) == 0 {
 		return nil
 	}
 	t := time.Now()
-	err := m.Run(ctx, bdd.Limits{MaxNodes: lim.MaxNodes, MaxMemory: lim.MaxMemory}, func() error {
-		build()
+	g, release := Grace(ctx)
+	defer release()
+	err := m.Run(g, bdd.Limits{MaxNodes: lim.MaxNodes, MaxMemory: lim.MaxMemory}, func() error {
+		build(g)
 		return nil
 	})
+	r.graceEnded(ctx, g)
 	r.Stats.TraceTime = time.Since(t)
 	if err != nil && !IsLimit(err) {
 		r.Decide()
@@ -269,8 +277,18 @@ func isInitial(n *pds.Network, c explicit.Config) error {
 		return fmt.Errorf("%d globals and %d threads, want %d and %d", len(c.Globals), len(c.Threads), len(n.Globals), len(n.Threads))
 	}
 	for i, g := range n.Globals {
-		if !g.Init.Any && c.Globals[i] != g.Init.Value {
-			return fmt.Errorf("%s = %d, initially %d", g.Name, c.Globals[i], g.Init.Value)
+		if init := n.InitOf(g); !init.Any && c.Globals[i] != init.Value {
+			return fmt.Errorf("%s = %d, initially %d", g.Name, c.Globals[i], init.Value)
+		}
+	}
+	if ig := n.InitGlobals; ig != nil {
+		m := n.M
+		at := ig.Rel
+		for i, g := range n.Globals {
+			at = m.And(at, m.Value(bdd.Ref{Var: g.Var, Copy: pds.GCur}, c.Globals[i]))
+		}
+		if at.IsFalse() {
+			return fmt.Errorf("the globals are not among the initial ones (%s)", initBy(ig))
 		}
 	}
 	for ti, th := range n.Threads {
@@ -348,4 +366,84 @@ func (t *Target) Holds(c explicit.Config) bool {
 		}
 	}
 	return true
+}
+
+// initBy names what computed an initial relation of the globals.
+func initBy(ig *pds.InitGlobals) string {
+	if ig.By == "" {
+		return "the initial relation"
+	}
+	return "after " + ig.By
+}
+
+// InitialErrors returns the violations that an initial configuration of n
+// shows: an error label on top of an initial stack (Getafix's init failing
+// before any thread starts, package frontend/bp), each reached with 0
+// units of the bound, in thread order, each label once. Each has a trace
+// of no context, whose configuration is an initial one (the first
+// valuation of InitRel in enumeration order, locals whose initial value is
+// "any" at 0), replayed as every trace is. None when n has no initial
+// configuration. Engines whose search does not see an initial
+// configuration's errors with 0 units (the sequential reduction) report
+// these.
+func InitialErrors(n *pds.Network, unit Unit) []Found {
+	var fs []Found
+	seen := map[*pds.Label]bool{}
+	for ti, t := range n.Threads {
+		if len(t.Stack) == 0 {
+			continue
+		}
+		l := t.Stack[len(t.Stack)-1].Label
+		if !l.Kind.IsError() || seen[l] {
+			continue
+		}
+		seen[l] = true
+		fs = append(fs, Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: ti, Proc: l.Proc.Name, Message: l.Message})
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	c, ok := anInitial(n)
+	if !ok {
+		return nil
+	}
+	for i := range fs {
+		tr := &Trace{Initial: c}
+		if err := tr.Check(n, fs[i], unit); err != nil {
+			fs[i].TraceErr = err
+			continue
+		}
+		fs[i].Trace = tr
+	}
+	return fs
+}
+
+// anInitial returns an initial configuration of n: the first valuation of
+// the globals in InitRel, every local of an initial frame its value or 0.
+func anInitial(n *pds.Network) (explicit.Config, bool) {
+	vecs := make([]bdd.Vec, len(n.Globals))
+	for i, g := range n.Globals {
+		vecs[i] = n.GlobalVec(g, pds.GCur)
+	}
+	var gs []uint64
+	n.M.Enumerate(n.InitRel(pds.GCur), vecs, func(vals []uint64) bool {
+		gs = append([]uint64(nil), vals...)
+		return false
+	})
+	if gs == nil {
+		return explicit.Config{}, false
+	}
+	c := explicit.Config{Globals: gs, Threads: make([][]explicit.Frame, len(n.Threads))}
+	for ti, t := range n.Threads {
+		for _, f := range t.Stack {
+			ls := make([]uint64, len(f.Locals))
+			for j, v := range f.Locals {
+				if !v.Any {
+					ls[j] = v.Value
+				}
+			}
+			c.Threads[ti] = append(c.Threads[ti], explicit.Frame{Label: f.Label, Locals: ls})
+		}
+	}
+	return c, true
 }

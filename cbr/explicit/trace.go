@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cbreach/cbreach/cbr/engine"
@@ -51,7 +52,7 @@ func (a *search) traceFound(key any) {
 }
 
 // buildTraces gives every violation its trace, or the reason it has none.
-func (a *search) buildTraces() {
+func (a *search) buildTraces(context.Context) {
 	a.res.SetTraces(a.net, func(f engine.Found) (*engine.Trace, bool, error) {
 		s, ok := a.where[f.Key()]
 		if !ok {

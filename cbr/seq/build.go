@@ -127,7 +127,7 @@ func (s *Net) declare(b *pds.Builder) {
 		for r := range K {
 			init := pds.Init{Any: true}
 			if r == 0 && !s.Lazy {
-				init = g.Init
+				init = net.InitOf(g) // Init() adds InitGlobals' relation
 			}
 			cs[r] = b.Global(fmt.Sprintf("%s@%d", g.Name, r+1), g.Type, init, g.Pos)
 			cs[r].Hidden = g.Hidden

@@ -136,26 +136,20 @@ func (z *lazy) entry(j, k int) bdd.Node {
 // runLazy runs the lazy form: round by round, thread by thread, the
 // thread moved to its next round by entry, post*, its effect and its
 // error labels. Without opts.All it returns after the first thread that
-// reaches an error label. It returns the rounds it explored completely.
-func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time.Time) (complete int, err error) {
-	z := newLazy(s)
+// reaches an error label. It returns the rounds it explored completely;
+// with opts.Traces, z keeps the history the traces are built from
+// (buildTraces, after the run).
+func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time.Time, z *lazy) (complete int, err error) {
 	m := z.m
 	if opts.Traces {
 		z.hist = &history{in: make([][]*symauto.Auto, s.Threads), effect: make([][]bdd.Node, s.Threads), where: map[*pds.Label][2]int{}}
-		defer func() {
-			if err == nil || engine.IsLimit(err) {
-				if e := z.buildTraces(ctx, res); e != nil && err == nil {
-					err = e
-				}
-			}
-		}()
 	}
 	errs := map[*pds.Label]*pds.Label{} // copy -> original error or cutoff label
 	for _, l := range s.errs {
 		errs[s.labels[l]] = l
 	}
-	seen := map[*pds.Label]bool{}
-	cutoffAt := -1 // the rounds done before the first cutoff
+	seen := res.labels() // the initial configurations' errors are reported
+	cutoffAt := -1       // the rounds done before the first cutoff
 	for k := range s.Rounds {
 		complete = k // rounds done
 		var sites []Site
@@ -220,11 +214,7 @@ func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time
 
 // buildTraces gives every violation of res its trace (trace.go), checked
 // by replay on the network with thread slots.
-func (z *lazy) buildTraces(ctx context.Context, res *Result) error {
-	if len(res.Violations) == 0 {
-		return nil
-	}
-	t := time.Now()
+func (z *lazy) buildTraces(ctx context.Context, res *Result) {
 	res.SetTraces(z.s.Orig, func(f engine.Found) (*engine.Trace, bool, error) {
 		tr, err := z.traceOf(ctx, f)
 		if e := z.m.Err(); e != nil {
@@ -232,6 +222,4 @@ func (z *lazy) buildTraces(ctx context.Context, res *Result) error {
 		}
 		return tr, true, err
 	})
-	res.Stats.TraceTime += time.Since(t)
-	return nil
 }

@@ -93,14 +93,27 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 	res := &Result{Result: engine.Result{Bound: opts.Rounds, Unit: engine.Rounds, Complete: -1, Converged: -1}}
 	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}
 	var eng *pds.Network
+	var atInit []engine.Found
 	err := net.M.Run(ctx, lim, func() error {
 		var err error
 		eng, err = net.WithThreadSlots(net.MaxThreads)
 		if err != nil {
 			return fmt.Errorf("seq: %w", err)
 		}
-		return nil
+		atInit = engine.InitialErrors(eng, engine.Rounds)
+		return net.M.Err()
 	})
+	// An error on top of an initial stack (Getafix's init failing) takes
+	// no round: the reduction would first see it in round 1.
+	for _, f := range atInit {
+		if !opts.Traces {
+			f.Trace, f.TraceErr = nil, nil
+		}
+		if res.AddFound(f, opts.OnViolation, opts.All) {
+			res.Complete = 0
+			return finish(res, nil, net, start, true)
+		}
+	}
 	if err == nil && opts.Lazy {
 		err = analyzeLazy(ctx, eng, opts, res, start, lim)
 		return finish(res, err, net, start, res.Complete < res.Bound)
@@ -151,9 +164,22 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		err = cutoff
 	}
 	if opts.Traces && (err == nil || engine.IsLimit(err)) && len(res.Violations) > 0 {
-		lazyTraces(ctx, net, opts, res)
+		// Under the grace period of a run cut off (engine.Grace).
+		g, release := engine.Grace(ctx)
+		lazyTraces(g, net, opts, res)
+		release()
 	}
 	return finish(res, err, net, start, stopped)
+}
+
+// labels returns the error labels of the violations found so far (those
+// of the initial configurations).
+func (res *Result) labels() map[*pds.Label]bool {
+	out := map[*pds.Label]bool{}
+	for _, f := range res.Violations {
+		out[f.Label] = true
+	}
+	return out
 }
 
 // lazyTraces gives the eager form's violations the traces of a lazy run
@@ -209,12 +235,23 @@ func analyzeLazy(ctx context.Context, eng *pds.Network, opts Options, res *Resul
 	res.Seq.noteNet(sn)
 	post := time.Now()
 	complete := -1
+	var z *lazy
 	err = sn.Net.M.Run(ctx, lim, func() error {
 		var err error
-		complete, err = sn.runLazy(ctx, opts, res, start)
+		z = newLazy(sn)
+		complete, err = sn.runLazy(ctx, opts, res, start, z)
 		return err
 	})
 	res.Seq.PostTime += time.Since(post)
+	if z != nil && (err == nil || engine.IsLimit(err)) {
+		// Traces are built after the run, for up to engine.GraceTime
+		// more when it was cut off.
+		trace := res.Stats.TraceTime
+		if e := res.BuildTraces(ctx, sn.Net.M, opts.Limits, opts.Traces, func(g context.Context) { z.buildTraces(g, res) }); e != nil && err == nil {
+			err = e
+		}
+		res.Stats.TraceTime += trace
+	}
 	res.Stats.PeakNodes = max(res.Stats.PeakNodes, sn.Net.M.PeakNodes())
 	res.Complete = complete
 	return err
@@ -264,7 +301,8 @@ func reason(err error, net *pds.Network) string {
 }
 
 // Init returns the automaton of the sequential network's initial
-// configuration: the original initial globals in round 1's copy, and in
+// configuration: the original initial globals (their Init values and
+// InitGlobals) in round 1's copy, and in
 // each later round's copy a guess, the same value as its guess copy.
 func (s *Net) Init(sp *symauto.Space) *symauto.Auto {
 	n := s.Net
@@ -274,6 +312,10 @@ func (s *Net) Init(sp *symauto.Space) *symauto.Auto {
 		for r := 1; r < s.Rounds; r++ {
 			eq = m.And(eq, m.Eq(n.GlobalVec(s.copies[i][r], pds.GCur), n.GlobalVec(s.guess[i][r], pds.GCur)))
 		}
+	}
+	if s.Orig.InitGlobals != nil {
+		// Round 1's copy holds a valuation of the original initial relation.
+		eq = m.And(eq, m.Translate(s.Orig.M, s.Orig.InitGlobals.Rel, s.mapping(s.Orig, n, 0)))
 	}
 	return sp.Init(n.Threads[0]).RestrictGlobals(eq)
 }
@@ -393,7 +435,7 @@ func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, round int, 
 // report adds the sites to the result: one violation per label, with its
 // fewest rounds.
 func (s *Net) report(sites []Site, opts Options, res *Result) error {
-	found := map[*pds.Label]bool{}
+	found := res.labels()
 	var cutoff bool
 	for _, st := range sites {
 		if st.Label.Kind == pds.Cutoff {

@@ -37,7 +37,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	}
 	in.src = newSource(file, src)
 	if c.bp || !c.cuba && strings.EqualFold(filepath.Ext(file), ".bp") {
-		return loadBP(in, file, src, c)
+		return loadBP(ctx, in, file, src, c)
 	}
 	if !c.cuba {
 		if cuba.LooksLikeSystem(src) {
@@ -102,8 +102,8 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 
 // loadBP reads a concurrent Boolean program: with --bp, or guessed from
 // the .bp extension (then a file that is not one gets a message saying so).
-func loadBP(in *input, file string, src []byte, c *config) (*input, error) {
-	net, err := bp.Read(file, src, pds.Options{MaxThreads: c.maxThreads})
+func loadBP(ctx context.Context, in *input, file string, src []byte, c *config) (*input, error) {
+	net, err := bp.ReadWith(file, src, bp.Options{Options: pds.Options{MaxThreads: c.maxThreads}, Context: ctx, Limits: limitsOf(c)})
 	if err != nil && !c.bp && !bp.LooksLikeProgram(src) {
 		return in, fmt.Errorf("cbreach: %s was read as a Boolean program for its .bp extension, but it does not look like one (no procedure with begin ... end): give --cuba for a CUBA system, or name a .pds program .pds\n%v", file, err)
 	}

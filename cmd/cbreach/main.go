@@ -50,10 +50,23 @@ const (
 
 func main() {
 	// Ctrl-C and SIGTERM cancel the run, which then reports what it
-	// covered, as a time limit does.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
+	// covered, as a time limit does, building the traces of the
+	// violations it found for up to engine.GraceTime more; a second one
+	// stops that at once (the hard stop).
+	hard, hardStop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancel(hard)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		stop()
+		<-sigs
+		hardStop()
+	}()
+	code := run(engine.WithHardStop(ctx, hard), os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
+	signal.Stop(sigs)
 	stop()
+	hardStop()
 	os.Exit(code)
 }
 

@@ -309,3 +309,25 @@ func TestInterrupt(t *testing.T) {
 	require.Equal(t, exitUnknown, exit.ExitCode(), "stdout:\n%s", stdout.String())
 	require.Contains(t, stdout.String(), "UNKNOWN: cancelled")
 }
+
+// TestCutOffTraces: an --all run that the time limit cuts off after it
+// found a violation prints that violation's trace (built in the grace
+// period after the cut-off), not "no trace", and says it was cut off.
+// The 3+2 Bluetooth driver reaches its violation with 4 contexts in well
+// under a second and explores 8 contexts for much longer than the limit.
+func TestCutOffTraces(t *testing.T) {
+	model := filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a3s2.pds")
+	for _, engine := range [][]string{{"--engine", "cbr", "-k", "8"}, {"--engine", "explicit", "-k", "9"}} {
+		t.Run(engine[1], func(t *testing.T) {
+			var out, errb bytes.Buffer
+			start := time.Now()
+			code := run(context.Background(), append(engine, "--all", "--timeout", "3s", model), &out, &errb, false)
+			require.Less(t, time.Since(start), 60*time.Second)
+			require.Equal(t, exitViolation, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+			require.Contains(t, out.String(), "VIOLATION")
+			require.Contains(t, out.String(), "  context 4: thread 0")
+			require.NotContains(t, out.String(), "no trace")
+			require.Contains(t, out.String(), "time limit reached")
+		})
+	}
+}

@@ -93,6 +93,15 @@ func newTracer(in *input, c *config, unit cbr.Unit) *tracer {
 	return t
 }
 
+// initBy names the initialisation whose final states are the initial
+// configurations (Getafix's init), or "".
+func (t *tracer) initBy() string {
+	if ig := t.net.InitGlobals; ig != nil {
+		return ig.By
+	}
+	return ""
+}
+
 // globals prints the visible globals of a configuration.
 func (t *tracer) globals(c explicit.Config) string {
 	var gs []string
@@ -213,7 +222,11 @@ func (t *tracer) write(b *strings.Builder, c *config, v cbr.Found) {
 
 func (t *tracer) compact(b *strings.Builder, tr *cbr.Trace) {
 	who := starters(tr)
-	fmt.Fprintf(b, "  initially: %s\n", t.globals(tr.Initial))
+	if by := t.initBy(); by != "" {
+		fmt.Fprintf(b, "  initialisation by %s (before context 1): %s\n", by, t.globals(tr.Initial))
+	} else {
+		fmt.Fprintf(b, "  initially: %s\n", t.globals(tr.Initial))
+	}
 	cur := tr.Initial
 	switches := t.switches(tr)
 	for i, c := range tr.Contexts {
@@ -274,7 +287,11 @@ func (t *tracer) switches(tr *cbr.Trace) []string {
 // running thread's stack after it.
 func (t *tracer) full(b *strings.Builder, tr *cbr.Trace) {
 	who := starters(tr)
-	fmt.Fprintf(b, "  initial configuration: %s\n", t.config(tr.Initial))
+	if by := t.initBy(); by != "" {
+		fmt.Fprintf(b, "  initial configuration, after the initialisation by %s (before context 1): %s\n", by, t.config(tr.Initial))
+	} else {
+		fmt.Fprintf(b, "  initial configuration: %s\n", t.config(tr.Initial))
+	}
 	sw := t.switches(tr)
 	for i, c := range tr.Contexts {
 		round := ""
@@ -385,8 +402,9 @@ type jsonContext struct {
 }
 
 type jsonTrace struct {
-	Initial  jsonConfig    `json:"initial"`
-	Contexts []jsonContext `json:"contexts"`
+	InitialisedBy string        `json:"initialisedBy,omitempty"` // Getafix's init, run before context 1
+	Initial       jsonConfig    `json:"initial"`
+	Contexts      []jsonContext `json:"contexts"`
 }
 
 // value is a value as the source declares it: bool, number or enum name.
@@ -472,7 +490,7 @@ func (t *tracer) state(c explicit.Config, th int) string {
 
 func (t *tracer) json(tr *cbr.Trace) *jsonTrace {
 	who := starters(tr)
-	out := &jsonTrace{Initial: jsonConfig{Globals: t.globalsJSON(tr.Initial)}, Contexts: []jsonContext{}}
+	out := &jsonTrace{InitialisedBy: t.initBy(), Initial: jsonConfig{Globals: t.globalsJSON(tr.Initial)}, Contexts: []jsonContext{}}
 	for i := range tr.Initial.Threads {
 		if t.state(tr.Initial, i) == "not started" {
 			continue

@@ -74,7 +74,44 @@ func check(file string, prog *program, errs *errorList) *info {
 			errs.Add(pr.name.pos, fmt.Sprintf("%s is a thread of Getafix's dialect and takes no parameters", pr.name.name))
 		}
 	}
+	if in.getafix {
+		checkInitStarts(prog.procs[0], in, errs)
+	}
 	return in
+}
+
+// checkInitStarts refuses start_thread in init and in the procedures it
+// calls: init runs to its end before any thread starts, and its final
+// states are the initial configurations (doc.go, "Getafix's init").
+func checkInitStarts(init *proc, in *info, errs *errorList) {
+	seen := map[*proc]bool{init: true}
+	queue := []*proc{init}
+	for len(queue) > 0 {
+		pr := queue[0]
+		queue = queue[1:]
+		walkStmts(pr.body, func(s *stmt) {
+			switch s.kind {
+			case sStartThread:
+				errs.Add(s.pos, fmt.Sprintf("start_thread in %s, which init runs: init runs to its end before any thread starts", pr.name.name))
+			case sCall:
+				if callee, ok := in.procs[s.callee.name]; ok && !seen[callee] {
+					seen[callee] = true
+					queue = append(queue, callee)
+				}
+			}
+		})
+	}
+}
+
+// walkStmts calls f on every statement of list and of its nested blocks.
+func walkStmts(list []*stmt, f func(*stmt)) {
+	for _, s := range list {
+		f(s)
+		for _, b := range s.blocks {
+			walkStmts(b, f)
+		}
+		walkStmts(s.body, f)
+	}
 }
 
 type checker struct {

@@ -1,6 +1,7 @@
 package bp
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -19,7 +20,7 @@ type variant struct {
 	extra  map[*stmt]*pds.Label // an assert's error label, a call's return point
 	end    *pds.Label
 	ended  *pds.Label // where end_thread leads (a dead end)
-	wait   *pds.Label // Getafix's threads: waits for init to finish
+	wait   *pds.Label // Getafix's threads: not started while init fails (no rules)
 	names  map[string]bool
 }
 
@@ -32,13 +33,16 @@ type compiler struct {
 	globals  []*pds.Global
 	lock     []*pds.Global // no context switch while one holds
 	lockVar  *pds.Global   // written by atomic_begin and atomic_end
-	ready    *pds.Global   // Getafix: init has returned
 	orig     map[*proc]*variant
 	clones   map[*proc]map[string]*variant
 	variants []*variant
 }
 
-func compile(prog *program, in *info, opts pds.Options) (net *pds.Network, err error) {
+// compile builds the network; for a Getafix program it then makes init's
+// final states the initial configurations (initialise), unless raw, which
+// leaves init in thread 0 at its entry (the tests' independent check of
+// initialise).
+func compile(ctx context.Context, prog *program, in *info, opts pds.Options, lim bdd.Limits, raw bool) (net *pds.Network, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			net, err = nil, fmt.Errorf("bp: internal error: %v", r)
@@ -50,7 +54,11 @@ func compile(prog *program, in *info, opts pds.Options) (net *pds.Network, err e
 	for _, v := range c.variants {
 		c.body(v)
 	}
-	return c.b.Build()
+	net, err = c.b.Build()
+	if err != nil || !c.in.getafix || raw {
+		return net, err
+	}
+	return c.initialise(ctx, net, lim)
 }
 
 func boolType() pds.Type { return pds.BoolType() }
@@ -96,9 +104,6 @@ func (c *compiler) declare() {
 		c.lockVar = c.b.Global("$atomic", boolType(), pds.Init{Value: 0}, diag.Pos{})
 		c.lock = append(c.lock, c.lockVar)
 	}
-	if c.in.getafix {
-		c.ready = c.b.Global("$ready", boolType(), pds.Init{Value: 0}, diag.Pos{})
-	}
 	for _, pr := range c.prog.procs {
 		if c.in.procs[pr.name.name] != pr {
 			continue
@@ -140,7 +145,7 @@ func (c *compiler) declare() {
 			c.b.Thread(pr.name.name, frame(v, v.p.Entry, 1))
 			continue
 		}
-		c.b.Thread(pr.name.name, frame(v, v.wait, 0))
+		c.b.Thread(pr.name.name, frame(v, v.p.Entry, 0))
 	}
 }
 
@@ -356,9 +361,6 @@ func (c *compiler) first(v *variant, list []*stmt, next *pds.Label) *pds.Label {
 func (c *compiler) body(v *variant) {
 	c.stmts(v, v.pr.body, v.end)
 	c.ret(v, v.end, nil, v.pr.end)
-	if v.wait != nil {
-		c.step(v.wait, v.p.Entry, c.frame(v, c.n.GlobalVec(c.ready, pds.GCur)[0], nil), v.pr.name.pos)
-	}
 }
 
 func (c *compiler) stmts(v *variant, list []*stmt, next *pds.Label) {
@@ -454,10 +456,7 @@ func (c *compiler) stmt(v *variant, s *stmt, next *pds.Label) {
 // of the procedure: any values).
 func (c *compiler) ret(v *variant, at *pds.Label, values []*expr, pos diag.Pos) {
 	m := c.m
-	rel := m.And(c.guard(v), c.n.Unchanged(c.readyOf(v)...))
-	if len(c.readyOf(v)) > 0 {
-		rel = m.And(rel, c.n.GlobalVec(c.ready, pds.GNext)[0])
-	}
+	rel := m.And(c.guard(v), c.n.Unchanged())
 	if len(values) > 0 {
 		r := c.n.RetVec(v.pr.results)
 		for i, e := range values {
@@ -468,14 +467,6 @@ func (c *compiler) ret(v *variant, at *pds.Label, values []*expr, pos diag.Pos) 
 	if !rel.IsFalse() {
 		c.b.Pop(at, rel, pos)
 	}
-}
-
-// readyOf is the global init's return sets, for Getafix's init.
-func (c *compiler) readyOf(v *variant) []*pds.Global {
-	if c.in.getafix && v.pr == c.prog.procs[0] {
-		return []*pds.Global{c.ready}
-	}
-	return nil
 }
 
 func (c *compiler) call(v *variant, s *stmt, at, next *pds.Label) {

@@ -89,15 +89,15 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := 0
+			got := none
 			if len(ex.Violations) > 0 {
 				got = ex.Violations[0].Contexts
 			}
 			if !want.violation {
-				want.k = 0
+				want.k = none
 			}
 			if got != want.k {
-				t.Errorf("explicit: got fewest contexts %d, want %d (0: none)", got, want.k)
+				t.Errorf("explicit: got fewest contexts %d, want %d (%d: none)", got, want.k, none)
 			}
 		})
 	}

@@ -64,19 +64,22 @@
 //     end_thread ends the current thread. Between atomic_begin and
 //     atomic_end no other thread runs.
 //   - Getafix's dialect, chosen when the first procedure is named init:
-//     init runs first, in thread 0; every later procedure is a thread of
-//     its own (thread i runs the i-th procedure) that starts once init has
-//     returned. While the globals atomic or super_atomic hold, no other
-//     thread runs than the one that set them. Reaching the label
-//     SLIC_ERROR is an error; init cannot be called.
+//     init runs first, in thread 0, to its end; every later procedure is a
+//     thread of its own (thread i runs the i-th procedure) that starts
+//     once init has returned. init is an initialisation, not a context
+//     (see "Getafix's init" below). While the globals atomic or
+//     super_atomic hold, no other thread runs than the one that set them.
+//     Reaching the label SLIC_ERROR is an error; init cannot be called.
 //
 // # Refused, with an error at the construct
 //
 // bool<n> variables, enforce, print, abortif and sync, start_thread of a
 // procedure (start_thread f()), start_thread goto with more than one
 // label, constants other than 0 and 1, calls inside expressions, 'x
-// outside constrain, parameters of main, init and Getafix threads, and a
-// program without main (or init first).
+// outside constrain, parameters of main, init and Getafix threads,
+// start_thread in Getafix's init or a procedure it calls (init runs to its
+// end before any thread starts), and a program without main (or init
+// first).
 //
 // # Compilation (each construct and its pds rules)
 //
@@ -124,10 +127,43 @@
 // false. The network is exact: a context switch to a blocked thread is
 // a context without steps, never needed for the fewest contexts.
 //
-// Getafix's threads start at a label "P.wait" whose one step, to the
-// procedure's entry, requires the hidden global $ready, which init's
-// returns set; init's thread starts with $held true so that it can run
-// whatever the lock's initial value.
+// # Getafix's init
+//
+// No thread runs before init has returned, so no schedule chooses init's
+// run: it is an initialisation, and the count of contexts starts with the
+// first thread's context. Read builds the network with init in thread 0
+// at its entry (with $held true, so that it runs whatever the lock's
+// initial value) and every thread at its procedure's entry, computes one
+// post* of thread 0 alone (package symauto; under ReadWith's context and
+// limits), and returns the network whose initial configurations are
+// init's final states ([pds.Network.WithInitial]): the globals under
+// which init has returned, as a relation over the globals
+// ([pds.InitGlobals], By "init"), thread 0 finished (an empty stack), the
+// other threads at their entries. Every engine reads the initial
+// configurations from the network, so all of them, and the reference
+// semantics, agree; a trace starts after the initialisation ("initialisation
+// by init (before context 1)"). In --engine seq, init takes no round.
+//
+// When an error is reachable inside init (SLIC_ERROR, a failed assert, in
+// init or in a procedure it calls), the initial configurations are instead
+// those where init has reached the first such label, in label order:
+// thread 0 at that label with any locals, under the globals post* found
+// there, and every other thread at a label "P.wait" without rules (it
+// never starts). Every engine reports that failure with 0 contexts (0
+// rounds), as a violation before context 1; the threads' own violations
+// are then not searched for, and a second label reachable inside init is
+// not reported.
+//
+// How the count relates to Getafix's bounds. Getafix (La Torre,
+// Madhusudan and Parlato, "Analyzing recursive programs using a
+// fixed-point calculus", PLDI 2009) checks errors reachable within a
+// bounded number of context switches; a run with k switches has k+1
+// contexts in cbreach's count, init being neither. Their "Reducing
+// context-bounded concurrent reachability to sequential reachability"
+// (CAV 2009) bounds rounds of round-robin scheduling, each round one
+// context of every thread in a fixed order: cbreach's --engine seq counts
+// those rounds (k rounds hold at most n·k contexts of n threads; c
+// contexts fit in c rounds).
 //
 // # Testing
 //
@@ -139,6 +175,9 @@
 // of benchmarks/models; TestDifferential translates random Boolean
 // programs to the .pds language, compiles the translation with
 // frontend.Compile and compares both networks' reachable global states
-// with their fewest contexts on pds/explicit; FuzzRead feeds Read
-// arbitrary bytes.
+// with their fewest contexts on pds/explicit; TestGetafixEngines and
+// TestFibonacciEngines run the Getafix programs of TestSemantics and of
+// benchmarks/boolean on every engine (cbr eager and lazy, the explicit
+// engine, pds/explicit, the sequential reduction) and compare their
+// sites, fewest contexts and traces; FuzzRead feeds Read arbitrary bytes.
 package bp

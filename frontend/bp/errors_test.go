@@ -40,6 +40,8 @@ var errorCases = []struct {
 	{"comment", "void main() begin skip; end /* open", "e.bp:1:29: comment not terminated"},
 	{"init-value", "decl g := !T;\nvoid main() begin skip; end", "e.bp:1:11: an initial value is 0, 1, T, F or *"},
 	{"getafix-call-init", "void init() begin skip; end\nvoid t() begin\n  init();\nend", "e.bp:3:3: init is run once, first, and cannot be called"},
+	{"getafix-init-starts", "void init() begin start_thread goto L; L: skip; end\nvoid t() begin skip; end", "e.bp:1:19: start_thread in init, which init runs: init runs to its end before any thread starts"},
+	{"getafix-init-calls-start", "void init() begin t(); end\nvoid t() begin\n  start_thread goto L; L: skip;\nend", "e.bp:3:3: start_thread in t, which init runs: init runs to its end before any thread starts"},
 	{"getafix-thread-params", "void init() begin skip; end\nvoid t(a) begin skip; end", "e.bp:2:6: t is a thread of Getafix's dialect and takes no parameters"},
 	{"deep", "void main() begin assume(" + strings.Repeat("(", 2000) + "T" + strings.Repeat(")", 2000) + "); end", "expression nested too deeply"},
 	{"too-many", "void main() begin\n" + strings.Repeat("x := T;\n", 30) + "end", "too many errors (20 more)"},
@@ -80,7 +82,7 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fewest(t, n, 1); got != 0 {
+	if got := fewest(t, n, 1); got != none {
 		t.Errorf("got a violation with %d contexts, want none", got)
 	}
 }

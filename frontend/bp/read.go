@@ -1,6 +1,11 @@
 package bp
 
-import "github.com/cbreach/cbreach/pds"
+import (
+	"context"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds"
+)
 
 // Read compiles the Boolean program src, read from the file name, into a
 // pushdown network. On bad input the error is an [ErrorList] of at most
@@ -8,6 +13,26 @@ import "github.com/cbreach/cbreach/pds"
 // position; any other error comes from the BDD layer or is a bug. Read
 // never panics on any input.
 func Read(name string, src []byte, opts pds.Options) (*pds.Network, error) {
+	return ReadWith(name, src, Options{Options: opts})
+}
+
+// Options configure ReadWith: the network's options, and the context and
+// BDD limits under which the initial states of a Getafix program (init's
+// final states, a post*) are computed.
+type Options struct {
+	pds.Options
+	Context context.Context // nil: context.Background()
+	Limits  bdd.Limits
+}
+
+// ReadWith is Read with a context and limits; a limit reached is
+// returned as an error wrapping the limit's.
+func ReadWith(name string, src []byte, opts Options) (*pds.Network, error) {
+	return read(name, src, opts, false)
+}
+
+// read is ReadWith; raw leaves Getafix's init in thread 0 (compile).
+func read(name string, src []byte, opts Options, raw bool) (*pds.Network, error) {
 	errs := &errorList{}
 	prog := parse(name, src, errs)
 	if !errs.empty() {
@@ -17,7 +42,7 @@ func Read(name string, src []byte, opts pds.Options) (*pds.Network, error) {
 	if !errs.empty() {
 		return nil, errs.err()
 	}
-	return compile(prog, info, opts)
+	return compile(opts.Context, prog, info, opts.Options, opts.Limits, raw)
 }
 
 // LooksLikeProgram reports whether src looks like a Boolean program: it

@@ -39,8 +39,22 @@ func choices(init pds.Init, t pds.Type) []uint64 {
 func Initial(n *pds.Network) []Config {
 	// One slot per value to choose, in a fixed order.
 	var slots [][]uint64
-	for _, g := range n.Globals {
-		slots = append(slots, choices(g.Init, g.Type))
+	// With InitGlobals, the globals come from one slot: an index into the
+	// valuations of the initial relation, in enumeration order.
+	sols := initialGlobals(n)
+	if sols != nil && len(sols) == 0 {
+		return nil // no initial valuation
+	}
+	if sols != nil {
+		idx := make([]uint64, len(sols))
+		for i := range idx {
+			idx[i] = uint64(i)
+		}
+		slots = append(slots, idx)
+	} else {
+		for _, g := range n.Globals {
+			slots = append(slots, choices(g.Init, g.Type))
+		}
 	}
 	for _, t := range n.Threads {
 		for _, f := range t.Stack {
@@ -57,8 +71,13 @@ func Initial(n *pds.Network) []Config {
 		for i, s := range slots {
 			vals[i] = s[pick[i]]
 		}
-		c := Config{Globals: vals[:len(n.Globals):len(n.Globals)], Threads: make([][]Frame, len(n.Threads))}
+		c := Config{Threads: make([][]Frame, len(n.Threads))}
 		next := len(n.Globals)
+		if sols != nil {
+			c.Globals, next = sols[vals[0]], 1
+		} else {
+			c.Globals = vals[:len(n.Globals):len(n.Globals)]
+		}
 		for ti, t := range n.Threads {
 			c.Threads[ti] = make([]Frame, 0, len(t.Stack))
 			for _, f := range t.Stack {
@@ -81,6 +100,20 @@ func Initial(n *pds.Network) []Config {
 			return out
 		}
 	}
+}
+
+// initialGlobals returns the valuations of the globals that the network's
+// InitGlobals allows with their Init values (InitRel), in
+// bdd.Manager.Enumerate's order; nil without InitGlobals.
+func initialGlobals(n *pds.Network) [][]uint64 {
+	if n.InitGlobals == nil {
+		return nil
+	}
+	sols := [][]uint64{}
+	for _, s := range enumerate(n, n.InitRel(pds.GCur), globalVecs(n, pds.GCur)) {
+		sols = append(sols, s[0])
+	}
+	return sols
 }
 
 // Relations are read by enumeration: the relation is conjoined with the
