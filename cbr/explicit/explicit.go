@@ -210,8 +210,17 @@ func (a *search) converged() int {
 	return last
 }
 
-// reason says a limit in words.
+// reason says a limit in words; one met while the initial
+// configurations were enumerated says how far that went.
 func (a *search) reason(err error) string {
+	w := a.limitWords(err)
+	if !a.initialsDone && a.initials > 0 {
+		w += fmt.Sprintf(" while enumerating the initial configurations (%d of %s)", a.initials, pexp.FormatCount(pexp.InitialCount(a.net)))
+	}
+	return w
+}
+
+func (a *search) limitWords(err error) string {
 	switch {
 	case errors.As(err, new(*initialError)):
 		var e *initialError
@@ -274,8 +283,12 @@ type search struct {
 	buckets [][]item // by contexts
 	bytes   int64
 	queuedN int // states queued, for poll
-	cutoff  *pds.Label
-	capped  bool
+	// initials counts the initial configurations enumerated so far,
+	// initialsDone says they all were.
+	initials     int
+	initialsDone bool
+	cutoff       *pds.Label
+	capped       bool
 	// done is the last bucket expanded to the end (-1: none); cutLevel
 	// the first bucket where a push met the depth limit or a start the
 	// thread bound (-1: none).
@@ -393,9 +406,8 @@ func (a *search) initial() error {
 		}
 	}
 	var err error
-	n := 0
 	pexp.EachInitial(a.net, func(c pexp.Config) bool {
-		if n++; n%pollEvery == 0 {
+		if a.initials++; a.initials%pollEvery == 0 {
 			if err = a.poll(); err != nil {
 				return false
 			}
@@ -403,6 +415,9 @@ func (a *search) initial() error {
 		err = a.queue(0, encode(c), len(c.Threads), -1, false)
 		return err == nil
 	})
+	if err == nil {
+		a.initialsDone = true
+	}
 	return err
 }
 
