@@ -12,10 +12,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/stretchr/testify/require"
 )
 
@@ -384,5 +386,56 @@ func TestInternalError(t *testing.T) {
 		code = run(context.Background(), []string{"--self-check", "-k", "3", bt}, &out, &errb, false)
 		require.Equal(t, exitUnknown, code, "%s: stdout:\n%s", engine, out.String())
 		require.Contains(t, out.String(), "cut off by a limit")
+	}
+}
+
+// TestMemoryLimitRSS runs the command as a process up to its memory
+// limit: it stops with UNKNOWN (exit 3) and "memory limit reached", its
+// peak resident set at most 1.25 times the limit plus 64 MiB. The
+// explicit engine on 20 open bits (the initial configurations fit, the
+// search does not), on 1,000 threads, and cbr's lazy splitting on 16
+// open bits (the split of the initial view tuple).
+func TestMemoryLimitRSS(t *testing.T) {
+	tier.SkipUnlessLong(t, "each run allocates up to its limit, 5 to 60 s")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "cbreach")
+	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	open := func(bits int) string {
+		f := filepath.Join(dir, fmt.Sprintf("open%d.pds", bits))
+		src := fmt.Sprintf("int<%d> x = ?; proc init() { x = 0; } proc t2() { assert(x == 0); } start init(); start t2();\n", bits)
+		require.NoError(t, os.WriteFile(f, []byte(src), 0o644))
+		return f
+	}
+	cases := []struct {
+		args  []string
+		limit int64
+	}{
+		{[]string{"--engine", "explicit", "--max-memory", "256MiB", open(20)}, 256 << 20},
+		{[]string{"--engine", "explicit", "--max-memory", "100MiB", filepath.Join("testdata", "limits", "threads1000.pds")}, 100 << 20},
+		{[]string{"--max-memory", "256MiB", "--timeout", "120s", open(16)}, 256 << 20},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmd := exec.Command(bin, tc.args...)
+			var stdout bytes.Buffer
+			cmd.Stdout = &stdout
+			err := cmd.Run()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "stdout:\n%s", stdout.String())
+			require.Equal(t, exitUnknown, exit.ExitCode(), "stdout:\n%s", stdout.String())
+			require.Contains(t, stdout.String(), "UNKNOWN: memory limit reached")
+			ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				t.Skip("no resource usage on this system")
+			}
+			peak := ru.Maxrss << 10 // kilobytes on Linux
+			t.Logf("peak RSS %d MiB under %d MiB", peak>>20, tc.limit>>20)
+			require.LessOrEqual(t, peak, tc.limit+tc.limit/4+64<<20)
+		})
 	}
 }
