@@ -205,3 +205,45 @@ func TestMemoryLimitGarbage(t *testing.T) {
 	require.ErrorIs(t, work(m, x), ErrMemoryLimit)
 	runtime.KeepAlive(live)
 }
+
+// TestMemoryLimitHeld: with Go's memory limit in force at the limit (as
+// the command line sets it), memory the process holds past the limit
+// counts, even when the live heap is small: here a fragmented heap, one
+// small object kept alive in every page, which no collection gives back.
+// Without Go's memory limit the same heap does not stop the computation
+// (garbage and fragments alone are not the limit then).
+func TestMemoryLimitHeld(t *testing.T) {
+	const limit = 64 << 20
+	l := NewLayout()
+	x := l.Uint("x", 8, 2)
+	m, err := New(l, Config{})
+	require.NoError(t, err)
+	work := func() error {
+		return m.Run(context.Background(), Limits{MaxMemory: limit}, func() error {
+			X, Y := m.Vec(Ref{x, 0}), m.Vec(Ref{x, 1})
+			for i := range 3000 {
+				m.Lt(m.Add(X, m.ConstVec(uint64(i), 8)), Y)
+			}
+			return m.Err()
+		})
+	}
+	// 96 MiB of 256-byte objects, one in every 8 KiB kept: about 3 MiB
+	// live, 96 MiB held.
+	kept := make([][]byte, 0, (limit+limit/2)/8192)
+	gc := debug.SetGCPercent(-1) // no collection meanwhile: no span is reused
+	for i := range (limit + limit/2) / 256 {
+		b := make([]byte, 256)
+		if i%32 == 0 {
+			kept = append(kept, b)
+		}
+	}
+	debug.SetGCPercent(gc)
+	runtime.GC()
+	require.Less(t, liveBytes(), int64(limit/8*7))
+	require.Greater(t, heldBytes(), int64(limit))
+	require.NoError(t, work(), "without Go's memory limit")
+
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	require.ErrorIs(t, work(), ErrMemoryLimit)
+	runtime.KeepAlive(kept)
+}

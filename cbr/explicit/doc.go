@@ -133,5 +133,16 @@
 // the bytes of the stored states (deterministic: the run stops at the same
 // state every time) and Limits.MaxMemory the process's memory, both with
 // engine.ErrMemoryLimit; the context's deadline and cancellation are
-// checked every 256 states.
+// checked at every state expanded, and the memory every 256 states
+// queued or expanded (the search allocates outside BDD operations, which
+// check it themselves).
+//
+// The initial configurations (one per choice of the open initial values)
+// are enumerated one at a time (pds/explicit.EachInitial) and queued
+// under the same limits from the first one. Every one of them is queued
+// before any is expanded, so when their number (counted exactly,
+// pds/explicit.InitialCount) times the stored bytes of the first one
+// passes MaxStateBytes (or, without it, MaxMemory), the run gives
+// Unknown at once with engine.ErrMemoryLimit and says so: "2^22 initial
+// configurations: more than the memory limit allows".
 package explicit

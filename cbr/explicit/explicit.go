@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -209,9 +210,22 @@ func (a *search) converged() int {
 	return last
 }
 
-// reason says a limit in words.
+// reason says a limit in words; one met while the initial
+// configurations were enumerated says how far that went.
 func (a *search) reason(err error) string {
+	w := a.limitWords(err)
+	if !a.initialsDone && a.initials > 0 {
+		w += fmt.Sprintf(" while enumerating the initial configurations (%d of %s)", a.initials, pexp.FormatCount(pexp.InitialCount(a.net)))
+	}
+	return w
+}
+
+func (a *search) limitWords(err error) string {
 	switch {
+	case errors.As(err, new(*initialError)):
+		var e *initialError
+		errors.As(err, &e)
+		return e.words()
 	case errors.Is(err, errStates):
 		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxStateBytes)
 	case errors.Is(err, engine.ErrThreadBound):
@@ -268,8 +282,13 @@ type search struct {
 	seen    map[string][]uint8
 	buckets [][]item // by contexts
 	bytes   int64
-	cutoff  *pds.Label
-	capped  bool
+	queuedN int // states queued, for poll
+	// initials counts the initial configurations enumerated so far,
+	// initialsDone says they all were.
+	initials     int
+	initialsDone bool
+	cutoff       *pds.Label
+	capped       bool
 	// done is the last bucket expanded to the end (-1: none); cutLevel
 	// the first bucket where a push met the depth limit or a start the
 	// thread bound (-1: none).
@@ -322,6 +341,9 @@ func (a *search) queue(j int, key string, threads, last int, reduced bool) error
 	if a.opts.MaxStateBytes > 0 && a.bytes > a.opts.MaxStateBytes {
 		return errStates
 	}
+	if a.queuedN++; a.queuedN%pollEvery == 0 {
+		return a.poll()
+	}
 	return nil
 }
 
@@ -331,12 +353,10 @@ func (a *search) queue(j int, key string, threads, last int, reduced bool) error
 // Within a bucket the states are taken last in, first out (depth first,
 // as Spin).
 func (a *search) run() error {
-	for _, c := range pexp.Initial(a.net) {
-		if err := a.queue(0, encode(c), len(c.Threads), -1, false); err != nil {
-			return err
-		}
-	}
 	a.done = -1
+	if err := a.initial(); err != nil {
+		return err
+	}
 	for j := 0; j <= a.k; j++ {
 		if j > 0 {
 			a.done = j - 1
@@ -361,6 +381,86 @@ func (a *search) run() error {
 	return a.net.M.Err()
 }
 
+// initial queues the initial configurations, one at a time, under the
+// limits from the first one. When the stored states of the initial
+// configurations alone would pass the bound on the stored bytes (or, with
+// none, the memory limit), it says so before enumerating any: every
+// initial configuration is queued before any is expanded, and each takes
+// at least the bytes of the first one (all open values 0, the shortest
+// key).
+func (a *search) initial() error {
+	budget := a.opts.MaxStateBytes
+	if budget <= 0 {
+		budget = a.opts.MaxMemory
+	}
+	if budget > 0 {
+		count := pexp.InitialCount(a.net)
+		var first pexp.Config
+		pexp.EachInitial(a.net, func(c pexp.Config) bool {
+			first = c
+			return false
+		})
+		each := int64(len(encode(first)) + 1 + 2*(len(first.Threads)+1) + entryBytes + itemBytes)
+		if need := new(big.Int).Mul(count, big.NewInt(each)); need.Cmp(big.NewInt(budget)) > 0 {
+			return &initialError{count: count, each: each, budget: budget}
+		}
+	}
+	var err error
+	pexp.EachInitial(a.net, func(c pexp.Config) bool {
+		if a.initials++; a.initials%pollEvery == 0 {
+			if err = a.poll(); err != nil {
+				return false
+			}
+		}
+		err = a.queue(0, encode(c), len(c.Threads), -1, false)
+		return err == nil
+	})
+	if err == nil {
+		a.initialsDone = true
+	}
+	return err
+}
+
+// pollEvery is the number of queued states between two checks of the
+// time and memory limits (each state expanded checks the time too).
+const pollEvery = 256
+
+// poll checks the context and the memory limit. The stored states are
+// not BDD operations, which check the limits themselves, and the rule
+// solutions are remembered: a search may run long without any.
+func (a *search) poll() error {
+	if err := a.ctx.Err(); err != nil {
+		return err
+	}
+	return a.net.M.Check()
+}
+
+// initialError is the memory limit met by the initial configurations
+// alone, before any is enumerated.
+type initialError struct {
+	count        *big.Int
+	each, budget int64
+}
+
+func (e *initialError) Error() string {
+	return fmt.Sprintf("explicit: %s: %v", e.words(), engine.ErrMemoryLimit)
+}
+
+func (e *initialError) words() string {
+	return fmt.Sprintf("%s initial configurations: more than the memory limit allows (at least %d bytes each, %s in all)",
+		pexp.FormatCount(e.count), e.each, bytesWords(e.budget))
+}
+
+func (e *initialError) Unwrap() error { return engine.ErrMemoryLimit }
+
+// bytesWords says a number of bytes in MiB when it is at least one.
+func bytesWords(b int64) string {
+	if b >= 1<<20 {
+		return fmt.Sprintf("%d MiB", b>>20)
+	}
+	return fmt.Sprintf("%d bytes", b)
+}
+
 // expand checks a state's configuration when first met and queues its
 // successors.
 func (a *search) expand(j int, it item) error {
@@ -372,8 +472,13 @@ func (a *search) expand(j int, it item) error {
 	st := &a.res.Explicit
 	st.States++
 	st.StatesPerLevel[j]++
-	if st.States%256 == 0 {
-		if err := a.ctx.Err(); err != nil {
+	// The time at every state (one may take long: its successors copy
+	// every thread), the memory as often as the queue grows.
+	if err := a.ctx.Err(); err != nil {
+		return err
+	}
+	if st.States%pollEvery == 0 {
+		if err := a.poll(); err != nil {
 			return err
 		}
 	}
@@ -426,7 +531,7 @@ func (a *search) expand(j int, it item) error {
 			st.Reduced++
 			continue
 		}
-		succ, cut, capped, err := a.step.Successors(c, t)
+		succ, cut, capped, err := a.step.Shared(c, t)
 		if err != nil {
 			return err
 		}

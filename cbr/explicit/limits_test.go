@@ -3,6 +3,7 @@ package explicit_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -117,4 +118,40 @@ func TestDeterministic(t *testing.T) {
 		require.Equal(t, first.Explicit, r.Explicit)
 		require.Equal(t, first.Violations, r.Violations)
 	}
+}
+
+// TestOpenInitialData: open initial data of 22 and 32 bits. Under a
+// bound on the stored states that cannot hold the initial configurations
+// the run says so before enumerating any; under a time limit alone it
+// enumerates them one at a time and stops at the deadline. Both answer
+// Unknown, promptly.
+func TestOpenInitialData(t *testing.T) {
+	src := func(bits int) string {
+		return fmt.Sprintf("int<%d> x = ?; proc init() { x = 0; } proc t2() { assert(x == 0); } start init(); start t2();", bits)
+	}
+	for _, bits := range []int{22, 32} {
+		net := compileSrc(t, src(bits), 0)
+		start := time.Now()
+		r, err := explicit.Analyze(context.Background(), net, explicit.Options{MaxStateBytes: 512 << 20})
+		require.NoError(t, err)
+		require.Less(t, time.Since(start), time.Second)
+		require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
+		require.ErrorIs(t, r.Limit, engine.ErrMemoryLimit)
+		require.Equal(t, fmt.Sprintf("2^%d initial configurations: more than the memory limit allows (at least 133 bytes each, 512 MiB in all)", bits), r.Reason)
+		require.Equal(t, -1, r.Complete)
+
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		start = time.Now()
+		r, err = explicit.Analyze(ctx, net, explicit.Options{})
+		cancel()
+		require.NoError(t, err)
+		require.Less(t, time.Since(start), 2*time.Second, "the deadline must stop the enumeration")
+		require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
+		require.ErrorIs(t, r.Limit, context.DeadlineExceeded)
+		require.Equal(t, -1, r.Complete)
+	}
+	// Open data the bound holds is searched: x = 1 fails the assertion.
+	r, err := explicit.Analyze(context.Background(), compileSrc(t, src(8), 0), explicit.Options{MaxStateBytes: 512 << 20})
+	require.NoError(t, err)
+	require.Equal(t, engine.Violation, r.Verdict, r.Reason)
 }

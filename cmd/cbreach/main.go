@@ -8,7 +8,8 @@
 //
 // Exit status: 0 no violation within the bound, 1 violation, 2 bad input
 // or usage, 3 unknown (a time, memory, node or thread limit, or Ctrl-C,
-// cut the search off), 4 (--self-check) the engines disagree.
+// cut the search off), 4 an internal error (a bug: never a limit, never
+// bad input) or, with --self-check, the engines disagree.
 //
 // The command is laid out by concern: main.go the flags and the run,
 // input.go reading the program (.pds or CUBA), output.go the verdict in
@@ -46,7 +47,31 @@ const (
 	exitViolation = 1
 	exitUsage     = 2
 	exitUnknown   = 3
+	exitInternal  = 4 // an internal error; --self-check's disagreement (exitDisagree) too
 )
+
+// engineHook, when set (by tests), may replace each engine's result and
+// error, in a run and in --self-check, before they are reported: the way
+// to show what an internal error of an engine gives.
+var engineHook func(engine string, r *cbr.Result, err error) (*cbr.Result, error)
+
+// hooked returns what applies engineHook to the answer of an engine.
+func hooked(engine string) func(*cbr.Result, error) (*cbr.Result, error) {
+	return func(r *cbr.Result, err error) (*cbr.Result, error) {
+		if engineHook == nil {
+			return r, err
+		}
+		return engineHook(engine, r, err)
+	}
+}
+
+// isInternal reports whether an error that is not a limit is an internal
+// error (a bug) rather than bad input: the readers and engines say so in
+// their messages ("internal error", "(a bug)").
+func isInternal(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "internal error") || strings.Contains(msg, "(a bug)")
+}
 
 func main() {
 	// Ctrl-C and SIGTERM cancel the run, which then reports what it
@@ -166,9 +191,10 @@ to cbr (view tuple splitting) and seq (the reduction's form).
 Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
 usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
 Ctrl-C, cut the search off; what was covered is printed), 4 an internal
-error: a trace failed its replay on the explicit semantics. --self-check:
-0 or 1 when the engines agree, 3 when one was cut off by a limit and the
-others agree, 4 when they disagree.
+error (a bug, never a limit: e.g. a trace failed its replay on the
+explicit semantics). --self-check: 0 or 1 when the engines agree, 3 when
+one was cut off by a limit and the others agree, 4 when they disagree or
+one failed with an internal error.
 `)
 }
 
@@ -275,6 +301,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			return exitUnknown
 		}
 		fmt.Fprintln(stderr, err)
+		if isInternal(err) {
+			return exitInternal
+		}
 		return exitUsage
 	}
 	if c.printRules {
@@ -284,6 +313,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 		if err := print(); err != nil {
 			fmt.Fprintf(stderr, "cbreach: %v\n", err)
+			switch {
+			case bdd.IsLimit(err):
+				return exitUnknown
+			case isInternal(err):
+				return exitInternal
+			}
 			return exitUsage
 		}
 		return exitSafe
@@ -322,13 +357,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	} else {
 		res, err = cbr.Analyze(ctx, in.net, opts)
 	}
+	res, err = hooked(c.engine.name)(res, err)
 	if opts.OnProgress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
+	// An engine returns no result for options it cannot use (bad
+	// input), and a result with an error that is not a limit for an
+	// internal error: what it covered is reported, the exit status is 4.
+	internal := false
 	if err != nil {
-		fmt.Fprintf(stderr, "cbreach: %v\n", err)
 		if res == nil {
+			fmt.Fprintf(stderr, "cbreach: %v\n", err)
 			return exitUsage
+		}
+		internal = !cbr.IsLimit(err)
+		if internal {
+			fmt.Fprintf(stderr, "cbreach: internal error (a bug), not a limit: %v\n", err)
+			res.Reason = "internal error (a bug): " + res.Reason
+		} else {
+			fmt.Fprintf(stderr, "cbreach: %v\n", err)
 		}
 	}
 	if c.engine.name == seq.Name {
@@ -339,8 +386,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	for _, v := range res.Violations {
 		if v.TraceErr != nil && !cbr.IsLimit(v.TraceErr) {
 			fmt.Fprintf(stderr, "cbreach: internal error: the trace of %s failed its check: %v\n", describe(v, res.Unit), v.TraceErr)
-			return exitDisagree
+			return exitInternal
 		}
+	}
+	if internal {
+		return exitInternal
 	}
 	switch res.Verdict {
 	case cbr.Violation:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,10 +12,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/stretchr/testify/require"
 )
 
@@ -328,6 +331,133 @@ func TestCutOffTraces(t *testing.T) {
 			require.Contains(t, out.String(), "  context 4: thread 0")
 			require.NotContains(t, out.String(), "no trace")
 			require.Contains(t, out.String(), "time limit reached")
+		})
+	}
+}
+
+// TestOpenDataLimits: the explicit engine on 22 and 32 open bits under a
+// time or memory limit answers UNKNOWN (exit 3) promptly, and the message
+// names the initial configurations: either the limit was met while they
+// were enumerated, or they alone are more than the memory limit allows.
+func TestOpenDataLimits(t *testing.T) {
+	dir := filepath.Join("testdata", "limits")
+	cases := []struct {
+		file   string
+		args   []string
+		reason string
+	}{
+		{"open22.pds", []string{"--max-memory", "256MiB"}, "UNKNOWN: 2^22 initial configurations: more than the memory limit allows (at least 133 bytes each, 256 MiB in all)"},
+		{"open22.pds", []string{"--max-memory", "0", "--timeout", "500ms"}, "UNKNOWN: time limit reached while enumerating the initial configurations ("},
+		{"open32.pds", []string{"--max-memory", "256MiB"}, "UNKNOWN: 2^32 initial configurations: more than the memory limit allows"},
+		{"open32.pds", []string{"--max-memory", "0", "--timeout", "500ms"}, "of 2^32); nothing was explored"},
+		{"open32.pds", []string{"--timeout", "500ms", "--self-check"}, "explicit:  UNKNOWN (2^32 initial configurations: more than the memory limit allows"},
+	}
+	for _, tc := range cases {
+		name := tc.file + " " + strings.Join(tc.args, " ")
+		t.Run(name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			args := append([]string{"--engine", "explicit"}, tc.args...)
+			if tc.args[len(tc.args)-1] == "--self-check" {
+				args = tc.args
+			}
+			start := time.Now()
+			code := run(context.Background(), append(args, filepath.Join(dir, tc.file)), &out, &errb, false)
+			require.Less(t, time.Since(start), 10*time.Second, "the limit must stop the run")
+			require.Equal(t, exitUnknown, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+			require.Contains(t, out.String(), tc.reason)
+		})
+	}
+}
+
+// TestInternalError: an engine error that is not a limit (injected here:
+// the seq engine's own check of its network) exits 4 and says it is an
+// internal error, in a run and in --self-check, where it is a
+// disagreement and not a cut-off; a limit injected in its place stays a
+// cut-off (exit 3).
+func TestInternalError(t *testing.T) {
+	bt := filepath.Join("..", "..", "examples", "bluetooth.pds")
+	bug := errors.New("seq: the sequential network is malformed (a bug): injected by the test")
+	inject := func(which string, err error) {
+		engineHook = func(engine string, r *cbr.Result, e error) (*cbr.Result, error) {
+			if engine != which || r == nil {
+				return r, e
+			}
+			return &cbr.Result{Verdict: cbr.Unknown, Bound: r.Bound, Unit: r.Unit, Complete: -1, Converged: -1, Reason: err.Error(),
+				Stats: cbr.Stats{TuplesPerLevel: make([]int, r.Bound+1)}}, err
+		}
+	}
+	defer func() { engineHook = nil }()
+	for _, engine := range []string{"cbr", "seq", "explicit"} {
+		inject(engine, bug)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--engine", engine, "-k", "3", bt}, &out, &errb, false)
+		require.Equal(t, exitInternal, code, "%s: stdout:\n%s\nstderr:\n%s", engine, out.String(), errb.String())
+		require.Contains(t, errb.String(), "cbreach: internal error (a bug), not a limit: seq: the sequential network is malformed (a bug)")
+		require.Contains(t, out.String(), "UNKNOWN: internal error (a bug): ")
+	}
+	for _, engine := range []string{"cbr lazy", "explicit", "seq"} {
+		inject(engine, bug)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--self-check", "-k", "3", bt}, &out, &errb, false)
+		require.Equal(t, exitDisagree, code, "%s: stdout:\n%s", engine, out.String())
+		require.Contains(t, out.String(), "ERROR internal error (a bug), not a limit: seq: the sequential network is malformed")
+		require.NotContains(t, out.String(), "cut off by a limit")
+
+		inject(engine, fmt.Errorf("bdd: %w", context.DeadlineExceeded))
+		out.Reset()
+		code = run(context.Background(), []string{"--self-check", "-k", "3", bt}, &out, &errb, false)
+		require.Equal(t, exitUnknown, code, "%s: stdout:\n%s", engine, out.String())
+		require.Contains(t, out.String(), "cut off by a limit")
+	}
+}
+
+// TestMemoryLimitRSS runs the command as a process up to its memory
+// limit: it stops with UNKNOWN (exit 3) and "memory limit reached", its
+// peak resident set at most 1.25 times the limit plus 64 MiB. The
+// explicit engine on 20 open bits (the initial configurations fit, the
+// search does not), on 1,000 threads, and cbr's lazy splitting on 16
+// open bits (the split of the initial view tuple).
+func TestMemoryLimitRSS(t *testing.T) {
+	tier.SkipUnlessLong(t, "each run allocates up to its limit, 5 to 60 s")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "cbreach")
+	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	open := func(bits int) string {
+		f := filepath.Join(dir, fmt.Sprintf("open%d.pds", bits))
+		src := fmt.Sprintf("int<%d> x = ?; proc init() { x = 0; } proc t2() { assert(x == 0); } start init(); start t2();\n", bits)
+		require.NoError(t, os.WriteFile(f, []byte(src), 0o644))
+		return f
+	}
+	cases := []struct {
+		args  []string
+		limit int64
+	}{
+		{[]string{"--engine", "explicit", "--max-memory", "256MiB", open(20)}, 256 << 20},
+		{[]string{"--engine", "explicit", "--max-memory", "100MiB", filepath.Join("testdata", "limits", "threads1000.pds")}, 100 << 20},
+		{[]string{"--max-memory", "256MiB", "--timeout", "120s", open(16)}, 256 << 20},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmd := exec.Command(bin, tc.args...)
+			var stdout bytes.Buffer
+			cmd.Stdout = &stdout
+			err := cmd.Run()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "stdout:\n%s", stdout.String())
+			require.Equal(t, exitUnknown, exit.ExitCode(), "stdout:\n%s", stdout.String())
+			require.Contains(t, stdout.String(), "UNKNOWN: memory limit reached")
+			ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				t.Skip("no resource usage on this system")
+			}
+			peak := ru.Maxrss << 10 // kilobytes on Linux
+			t.Logf("peak RSS %d MiB under %d MiB", peak>>20, tc.limit>>20)
+			require.LessOrEqual(t, peak, tc.limit+tc.limit/4+64<<20)
 		})
 	}
 }

@@ -9,12 +9,13 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/pds"
 )
 
 // exitDisagree is the exit status of --self-check when the engines
-// disagree, and of any run whose trace failed its replay.
-const exitDisagree = 4
+// disagree or one failed with an internal error (exitInternal).
+const exitDisagree = exitInternal
 
 // selfCheckHook, when set (by tests), may change each engine's result
 // before it is compared: the way to show what a disagreement prints.
@@ -34,6 +35,13 @@ func (r *checkRun) complete() bool {
 	return r.err == nil && r.res.Limit == nil && r.res.Verdict != cbr.Unknown
 }
 
+// internal reports whether the run failed with an internal error (no
+// result, or an error that is not a limit): a disagreement, never a
+// cut-off.
+func (r *checkRun) internal() bool {
+	return r.res == nil || r.err != nil && !cbr.IsLimit(r.err)
+}
+
 // selfCheck runs cbr eager, cbr lazy and the explicit engine on the model
 // with every violation site, prints their answers, and returns 0 or 1
 // when they agree (as the verdict), 3 when some were cut off by a limit
@@ -47,10 +55,10 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 	for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
 		o := opts
 		o.Split = s
-		r, err := cbr.Analyze(ctx, net, o)
+		r, err := hooked("cbr " + s.String())(cbr.Analyze(ctx, net, o))
 		runs = append(runs, &checkRun{name: "cbr " + s.String(), res: r, err: err})
 	}
-	r, err := runExplicit(ctx, net, c, opts)
+	r, err := hooked("explicit")(runExplicit(ctx, net, c, opts))
 	runs = append(runs, &checkRun{name: "explicit", res: r, err: err})
 	if selfCheckHook != nil {
 		for _, r := range runs {
@@ -68,6 +76,8 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 		case r.res == nil:
 			fmt.Fprintf(&b, "ERROR %v\n", r.err)
 			continue
+		case r.internal():
+			fmt.Fprintf(&b, "ERROR internal error (a bug), not a limit: %v", r.err)
 		case r.res.Verdict == cbr.Unknown:
 			fmt.Fprintf(&b, "UNKNOWN (%s)", r.res.Reason)
 		default:
@@ -108,10 +118,16 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 	if sc := seqCheck(ctx, &b, net, c, opts, runs); sc == exitDisagree || sc == exitUnknown && code != exitDisagree {
 		code = sc
 	}
-	switch code {
-	case exitDisagree:
+	failed := false
+	for _, r := range runs {
+		failed = failed || r.internal()
+	}
+	switch {
+	case code == exitDisagree && failed:
+		b.WriteString("DISAGREE: an engine failed with an internal error (above)\n")
+	case code == exitDisagree:
 		b.WriteString("DISAGREE: the engines give different answers (figures above)\n")
-	case exitUnknown:
+	case code == exitUnknown:
 		b.WriteString("AGREE as far as they went: some engine was cut off by a limit; the others agree\n")
 	default:
 		b.WriteString("AGREE\n")
@@ -127,7 +143,7 @@ func agreement(runs []*checkRun) int {
 	var ref *checkRun
 	cut := false
 	for _, r := range runs {
-		if r.res == nil || r.badTrace != "" {
+		if r.internal() || r.badTrace != "" {
 			return exitDisagree
 		}
 		if !r.complete() {
@@ -209,9 +225,13 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		fmt.Fprintf(b, "left out: the self-check runs it up to %d rounds, not %d (rounds bound more contexts)\n", seqMaxRounds, opts.Contexts)
 		return 0
 	}
-	r, err := runSeq(ctx, net, c, opts)
+	r, err := hooked(seq.Name)(runSeq(ctx, net, c, opts))
 	if r == nil {
 		fmt.Fprintf(b, "ERROR %v\n", err)
+		return exitDisagree
+	}
+	if err != nil && !cbr.IsLimit(err) {
+		fmt.Fprintf(b, "ERROR internal error (a bug), not a limit: %v\n", err)
 		return exitDisagree
 	}
 	rounds := map[string]int{} // site -> fewest rounds

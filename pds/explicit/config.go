@@ -101,14 +101,32 @@ func formatFrame(f Frame) string {
 	return f.Label.Name + "(" + strings.Join(vs, ",") + ")"
 }
 
-// clone returns a deep copy of c.
+// clone returns a deep copy of c, in three allocations besides the
+// stack headers (frames and locals of all threads in one array each,
+// every slice capped at its length, so that an append to one never
+// writes into another): a successor of a configuration of many threads
+// copies them all.
 func (c Config) clone() Config {
+	frames, locals := 0, 0
+	for _, stack := range c.Threads {
+		frames += len(stack)
+		for _, f := range stack {
+			locals += len(f.Locals)
+		}
+	}
+	fs := make([]Frame, frames)
+	ls := make([]uint64, locals)
 	d := Config{Globals: append([]uint64(nil), c.Globals...), Threads: make([][]Frame, len(c.Threads))}
 	for t, stack := range c.Threads {
-		d.Threads[t] = make([]Frame, len(stack))
+		s := fs[:len(stack):len(stack)]
+		fs = fs[len(stack):]
 		for i, f := range stack {
-			d.Threads[t][i] = Frame{Label: f.Label, Locals: append([]uint64(nil), f.Locals...)}
+			l := ls[:len(f.Locals):len(f.Locals)]
+			ls = ls[len(f.Locals):]
+			copy(l, f.Locals)
+			s[i] = Frame{Label: f.Label, Locals: l}
 		}
+		d.Threads[t] = s
 	}
 	return d
 }

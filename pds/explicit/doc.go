@@ -8,8 +8,10 @@
 // A [Config] is a concrete global configuration: one value per global
 // (hidden ones included) and, per thread, a stack of [Frame]s, each a label
 // with the values of its procedure's locals. [Initial] lists the initial
-// configurations (one per choice of the "any" initial values). [Successors]
-// lists the configurations one step of one thread leads to. [Explore]
+// configurations (one per choice of the "any" initial values);
+// [EachInitial] gives them one at a time and [InitialCount] counts them
+// exactly, for callers that apply limits to open data of 32 bits or
+// more. [Successors] lists the configurations one step of one thread leads to. [Explore]
 // enumerates every configuration reachable within k contexts, with the
 // fewest contexts that reach it, and the error labels found on top of a
 // stack (docs/design.md, "The model"; the jMoped paper, Sections 2.1 to 2.3:
@@ -61,6 +63,7 @@
 //
 // Exponential in everything: meant for models with at most a few thousand
 // reachable configurations. Options.MaxConfigs turns a blow-up into an
-// error. Explore keeps the constant constraints it builds (one per
+// error, before any initial configuration is built when they alone are
+// more. Explore keeps the constant constraints it builds (one per
 // valuation met) for the duration of the call.
 package explicit

@@ -1,6 +1,7 @@
 package explicit_test
 
 import (
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -482,4 +483,59 @@ func TestReturnFromBottomFrame(t *testing.T) {
 		"g=3 | T0: - | T1: o1":  2,
 		"g=2 | T0: - | T1: o1":  2,
 	})
+}
+
+// TestInitialLarge: the initial configurations of open data too large to
+// list are counted exactly and enumerated one at a time; Explore refuses
+// them before enumerating when they are more than MaxConfigs, and gives
+// the same answer as before when they are not.
+func TestInitialLarge(t *testing.T) {
+	b := pds.NewBuilder(pds.Options{})
+	b.Global("x", pds.IntType(32), pds.Init{Any: true}, noPos)
+	b.Global("y", pds.IntType(32), pds.Init{Any: true}, noPos)
+	b.Global("e", pds.EnumType("color", "red", "green", "blue"), pds.Init{Any: true}, noPos)
+	main := b.Proc("main", nil, noPos)
+	b.Local(main, "z", pds.IntType(2), noPos)
+	b.Label(main, "m0", noPos)
+	b.Thread("T0", pds.Frame{Label: main.Entry, Locals: []pds.Init{{Any: true}}})
+	n := mustBuild(t, b)
+
+	count := explicit.InitialCount(n)
+	want := new(big.Int).Lsh(big.NewInt(3*4), 64)
+	require.Equal(t, want.String(), count.String())
+	require.Equal(t, "221360928884514619392 (about 2^67.6)", explicit.FormatCount(count))
+	require.Equal(t, "2^22", explicit.FormatCount(big.NewInt(1<<22)))
+	require.Equal(t, "1000", explicit.FormatCount(big.NewInt(1000)))
+
+	// The first ones, in the order of Initial: the last choice fastest.
+	var got []string
+	explicit.EachInitial(n, func(c explicit.Config) bool {
+		got = append(got, c.Format(n))
+		return len(got) < 5
+	})
+	require.Equal(t, []string{
+		"x=0 y=0 e=red | T0: m0(z=0)", "x=0 y=0 e=red | T0: m0(z=1)", "x=0 y=0 e=red | T0: m0(z=2)", "x=0 y=0 e=red | T0: m0(z=3)",
+		"x=0 y=0 e=green | T0: m0(z=0)",
+	}, got)
+
+	_, err := explicit.Explore(n, explicit.Options{Contexts: 1, MaxConfigs: 1000})
+	require.ErrorContains(t, err, "more than 1000 configurations within 1 contexts: 221360928884514619392 (about 2^67.6) initial configurations")
+}
+
+// TestInitialWide: 64-bit open values count 2^64 each and the odometer
+// wraps without overflow; a network of few choices is listed whole.
+func TestInitialWide(t *testing.T) {
+	b := pds.NewBuilder(pds.Options{})
+	b.Global("w", pds.IntType(64), pds.Init{Any: true}, noPos)
+	main := b.Proc("main", nil, noPos)
+	b.Label(main, "m0", noPos)
+	b.Thread("T0", pds.Frame{Label: main.Entry})
+	n := mustBuild(t, b)
+	require.Equal(t, "2^64", explicit.FormatCount(explicit.InitialCount(n)))
+	var vals []uint64
+	explicit.EachInitial(n, func(c explicit.Config) bool {
+		vals = append(vals, c.Globals[0])
+		return len(vals) < 3
+	})
+	require.Equal(t, []uint64{0, 1, 2}, vals)
 }

@@ -3,6 +3,7 @@ package explicit
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"sort"
 
 	"github.com/cbreach/cbreach/pds"
@@ -104,9 +105,17 @@ func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 		best[s] = j
 		buckets[j] = append(buckets[j], item{c, s})
 	}
-	for _, c := range Initial(n) {
-		queue(0, c, c.Key(), -1)
+	// Every initial configuration is reached: when there are more than
+	// MaxConfigs, say so before enumerating them.
+	if opts.MaxConfigs > 0 {
+		if count := InitialCount(n); count.Cmp(big.NewInt(int64(opts.MaxConfigs))) > 0 {
+			return nil, fmt.Errorf("explicit: more than %d configurations within %d contexts: %s initial configurations", opts.MaxConfigs, k, FormatCount(count))
+		}
 	}
+	EachInitial(n, func(c Config) bool {
+		queue(0, c, c.Key(), -1)
+		return true
+	})
 	for j := 0; j <= k; j++ {
 		for i := 0; i < len(buckets[j]); i++ { // the bucket grows while we go
 			it := buckets[j][i]
@@ -127,7 +136,7 @@ func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 				if nj > k {
 					continue
 				}
-				succ, _, cut, capped := successors(cs, it.config, t, maxThreads, maxDepth, nil)
+				succ, _, cut, capped := successors(cs, it.config, t, maxThreads, maxDepth, nil, false)
 				res.CutOff = res.CutOff || cut
 				res.DepthCapped = res.DepthCapped || capped
 				for _, d := range succ {

@@ -37,7 +37,18 @@ func bddFailure(err *error) {
 // Successors is [Successors] with the Stepper's bounds.
 func (s *Stepper) Successors(c Config, thread int) (succ []Config, cutoff, capped bool, err error) {
 	defer bddFailure(&err)
-	succ, _, cutoff, capped = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, nil)
+	succ, _, cutoff, capped = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, nil, false)
+	return succ, cutoff, capped, nil
+}
+
+// Shared is Successors whose results share the stacks of the threads
+// that do not move with c (their frames and locals): they must not be
+// modified, nor c while they are used. It copies one thread's stack per
+// successor, not all: for a search that only encodes the successors of
+// configurations of many threads.
+func (s *Stepper) Shared(c Config, thread int) (succ []Config, cutoff, capped bool, err error) {
+	defer bddFailure(&err)
+	succ, _, cutoff, capped = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, nil, true)
 	return succ, cutoff, capped, nil
 }
 
@@ -45,7 +56,7 @@ func (s *Stepper) Successors(c Config, thread int) (succ []Config, cutoff, cappe
 // order) that makes it: for traces, which name the rule of every step.
 func (s *Stepper) Rules(c Config, thread int) (succ []Config, rules []*pds.Rule, err error) {
 	defer bddFailure(&err)
-	succ, rules, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, nil)
+	succ, rules, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, nil, false)
 	return succ, rules, nil
 }
 
@@ -53,7 +64,7 @@ func (s *Stepper) Rules(c Config, thread int) (succ []Config, rules []*pds.Rule,
 // that rule alone makes (for checking the rule a trace names).
 func (s *Stepper) By(c Config, thread int, rule *pds.Rule) (succ []Config, err error) {
 	defer bddFailure(&err)
-	succ, _, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, rule)
+	succ, _, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, rule, false)
 	return succ, nil
 }
 

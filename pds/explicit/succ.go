@@ -2,6 +2,8 @@ package explicit
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
@@ -10,73 +12,114 @@ import (
 // DefaultMaxDepth is the stack depth cap when none is given.
 const DefaultMaxDepth = 16
 
-// numValues is the number of valid values of a type: the constants of an
-// enum, every value of the width otherwise.
-func numValues(t pds.Type) uint64 {
+// lastValue is the largest valid value of a type: the last constant of
+// an enum, 2^bits-1 otherwise.
+func lastValue(t pds.Type) uint64 {
 	if t.Kind == pds.Enum {
-		return uint64(len(t.Values))
+		return uint64(len(t.Values)) - 1
 	}
-	return 1 << t.Bits
+	if t.Bits >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<t.Bits - 1
 }
 
-// choices returns the values an initial value stands for.
-func choices(init pds.Init, t pds.Type) []uint64 {
+// choice is one value to choose for an initial configuration: every value
+// from 0 to last when any, else the constant value.
+type choice struct {
+	any         bool
+	value, last uint64
+}
+
+func choiceOf(init pds.Init, t pds.Type) choice {
 	if !init.Any {
-		return []uint64{init.Value}
+		return choice{value: init.Value}
 	}
-	vs := make([]uint64, numValues(t))
-	for i := range vs {
-		vs[i] = uint64(i)
-	}
-	return vs
+	return choice{any: true, last: lastValue(t)}
 }
 
-// Initial returns the initial configurations of n: one for each combination
-// of the values that the "any" initial values (Init.Any) of globals and of
-// frame locals stand for (for an enum, only its constants). They come in
-// lexicographic order of the choices, globals first, then threads, frames
-// and locals in order.
-func Initial(n *pds.Network) []Config {
-	// One slot per value to choose, in a fixed order.
-	var slots [][]uint64
-	// With InitGlobals, the globals come from one slot: an index into the
-	// valuations of the initial relation, in enumeration order.
-	sols := initialGlobals(n)
-	if sols != nil && len(sols) == 0 {
-		return nil // no initial valuation
-	}
+// initialChoices returns one choice per value of an initial configuration,
+// in a fixed order: globals first, then threads, frames and locals. With
+// InitGlobals (sols, from initialGlobals, not nil), the globals are one
+// choice: an index into the valuations of the initial relation, in
+// enumeration order; ok is false when there is none.
+func initialChoices(n *pds.Network, sols [][]uint64) (cs []choice, ok bool) {
 	if sols != nil {
-		idx := make([]uint64, len(sols))
-		for i := range idx {
-			idx[i] = uint64(i)
+		if len(sols) == 0 {
+			return nil, false // no initial valuation
 		}
-		slots = append(slots, idx)
+		cs = append(cs, choice{any: len(sols) > 1, last: uint64(len(sols) - 1)})
 	} else {
 		for _, g := range n.Globals {
-			slots = append(slots, choices(g.Init, g.Type))
+			cs = append(cs, choiceOf(g.Init, g.Type))
 		}
 	}
 	for _, t := range n.Threads {
 		for _, f := range t.Stack {
 			for i, init := range f.Locals {
-				slots = append(slots, choices(init, f.Label.Proc.Locals[i].Type))
+				cs = append(cs, choiceOf(init, f.Label.Proc.Locals[i].Type))
 			}
 		}
 	}
-	var out []Config
-	pick := make([]int, len(slots))
-	for {
-		// Build the configuration of the current pick.
-		vals := make([]uint64, len(slots))
-		for i, s := range slots {
-			vals[i] = s[pick[i]]
+	return cs, true
+}
+
+// InitialCount returns the number of initial configurations of n: the
+// product of the numbers of values that the "any" initial values stand
+// for. It is exact however large (32 open bits and more), so that a
+// caller can compare it with what its limits allow before enumerating.
+func InitialCount(n *pds.Network) *big.Int {
+	count := big.NewInt(1)
+	var x big.Int
+	cs, ok := initialChoices(n, initialGlobals(n))
+	if !ok {
+		return new(big.Int)
+	}
+	for _, c := range cs {
+		if c.any {
+			x.SetUint64(c.last)
+			x.Add(&x, big.NewInt(1))
+			count.Mul(count, &x)
 		}
+	}
+	return count
+}
+
+// FormatCount writes a count of configurations readably: in decimal up to
+// 2^20, else as a power of two when it is one ("2^22"), else in decimal
+// with its order of magnitude ("12582912 (about 2^23.6)").
+func FormatCount(x *big.Int) string {
+	if x.Cmp(big.NewInt(1<<20)) <= 0 {
+		return x.String()
+	}
+	if b := x.BitLen() - 1; new(big.Int).Lsh(big.NewInt(1), uint(b)).Cmp(x) == 0 {
+		return fmt.Sprintf("2^%d", b)
+	}
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return fmt.Sprintf("%s (about 2^%.1f)", x.String(), math.Log2(f))
+}
+
+// EachInitial calls yield with the initial configurations of n, one at a
+// time, in the order of Initial, until yield returns false: the caller
+// counts them against its limits from the first one, and none is built
+// before it is asked for. Each configuration is the caller's.
+func EachInitial(n *pds.Network, yield func(Config) bool) {
+	sols := initialGlobals(n)
+	slots, ok := initialChoices(n, sols)
+	if !ok {
+		return
+	}
+	vals := make([]uint64, len(slots))
+	for i, s := range slots {
+		vals[i] = s.value
+	}
+	for {
 		c := Config{Threads: make([][]Frame, len(n.Threads))}
 		next := len(n.Globals)
 		if sols != nil {
-			c.Globals, next = sols[vals[0]], 1
+			c.Globals, next = append([]uint64(nil), sols[vals[0]]...), 1
 		} else {
-			c.Globals = vals[:len(n.Globals):len(n.Globals)]
+			c.Globals = append([]uint64(nil), vals[:len(n.Globals)]...)
 		}
 		for ti, t := range n.Threads {
 			c.Threads[ti] = make([]Frame, 0, len(t.Stack))
@@ -86,18 +129,20 @@ func Initial(n *pds.Network) []Config {
 				c.Threads[ti] = append(c.Threads[ti], Frame{Label: f.Label, Locals: locals})
 			}
 		}
-		out = append(out, c.clone())
+		if !yield(c) {
+			return
+		}
 		// Advance the odometer, last slot fastest.
 		i := len(slots) - 1
 		for ; i >= 0; i-- {
-			pick[i]++
-			if pick[i] < len(slots[i]) {
+			if slots[i].any && vals[i] < slots[i].last {
+				vals[i]++
 				break
 			}
-			pick[i] = 0
+			vals[i] = slots[i].value
 		}
 		if i < 0 {
-			return out
+			return
 		}
 	}
 }
@@ -114,6 +159,21 @@ func initialGlobals(n *pds.Network) [][]uint64 {
 		sols = append(sols, s[0])
 	}
 	return sols
+}
+
+// Initial returns the initial configurations of n: one for each combination
+// of the values that the "any" initial values (Init.Any) of globals and of
+// frame locals stand for (for an enum, only its constants). They come in
+// lexicographic order of the choices, globals first, then threads, frames
+// and locals in order. It builds them all: for a network whose open
+// initial data may be large, use EachInitial and InitialCount.
+func Initial(n *pds.Network) []Config {
+	var out []Config
+	EachInitial(n, func(c Config) bool {
+		out = append(out, c)
+		return true
+	})
+	return out
 }
 
 // Relations are read by enumeration: the relation is conjoined with the
@@ -250,13 +310,15 @@ func enumerate(n *pds.Network, rel bdd.Node, groups ...[]bdd.Vec) [][][]uint64 {
 // and sets cutoff. maxThreads <= 0 means n.MaxThreads; maxDepth <= 0 means
 // DefaultMaxDepth. It panics when thread is not a thread of c.
 func Successors(n *pds.Network, c Config, thread int, maxThreads, maxDepth int) (succ []Config, cutoff, capped bool) {
-	succ, _, cutoff, capped = successors(newConstraints(n), c, thread, maxThreads, maxDepth, nil)
+	succ, _, cutoff, capped = successors(newConstraints(n), c, thread, maxThreads, maxDepth, nil, false)
 	return succ, cutoff, capped
 }
 
 // successors also returns, for each successor, the first rule that makes
-// it; only, when not nil, is the one rule applied.
-func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int, only *pds.Rule) (succ []Config, rules []*pds.Rule, cutoff, capped bool) {
+// it; only, when not nil, is the one rule applied. With share, the
+// successors share the stacks of the threads that do not move with c
+// (their frames and locals): they are then read-only.
+func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int, only *pds.Rule, share bool) (succ []Config, rules []*pds.Rule, cutoff, capped bool) {
 	n := cs.n
 	if maxThreads <= 0 {
 		maxThreads = n.MaxThreads
@@ -280,10 +342,15 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int,
 	// top frame's locals; they are remembered under this key.
 	key := fmt.Sprint("rule", c.Globals, top.Locals)
 
+	// Successors differ from c only in the globals, the thread's stack
+	// and the threads a fork appends: they are told apart by those
+	// parts, not by their whole keys (a configuration may have many
+	// threads).
 	seen := map[string]bool{}
 	var rule *pds.Rule // the rule being applied
 	emit := func(d Config) {
-		if k := d.Key(); !seen[k] {
+		part := Config{Globals: d.Globals, Threads: append([][]Frame{d.Threads[thread]}, d.Threads[len(c.Threads):]...)}
+		if k := part.Key(); !seen[k] {
 			seen[k] = true
 			succ = append(succ, d)
 			rules = append(rules, rule)
@@ -292,9 +359,15 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int,
 	// with returns a copy of c with the given globals and the thread's stack
 	// cut to its keep bottom frames, followed by (copies of) frames.
 	with := func(globals []uint64, keep int, frames ...Frame) Config {
-		d := c.clone()
+		var d Config
+		if share {
+			d = Config{Threads: append(make([][]Frame, 0, len(c.Threads)+1), c.Threads...)}
+			d.Threads[thread] = append(make([]Frame, 0, keep+len(frames)), stack[:keep]...)
+		} else {
+			d = c.clone()
+			d.Threads[thread] = d.Threads[thread][:keep:keep]
+		}
 		d.Globals = append([]uint64(nil), globals...)
-		d.Threads[thread] = d.Threads[thread][:keep:keep]
 		for _, f := range frames {
 			d.Threads[thread] = append(d.Threads[thread], Frame{f.Label, append([]uint64(nil), f.Locals...)})
 		}
