@@ -238,6 +238,12 @@ func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 					rel = m.And(rel, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GCur}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
 				}
 			}
+			// The slot bits hold what a fork rule wrote from the child's
+			// valid locals; saying so lets every engine (and Validate)
+			// know that an enum local with unused codes gets a constant.
+			for _, l := range p.Locals {
+				rel = m.And(rel, n.validType(n.LocalVec(l, LNext), l.Type))
+			}
 			rel = m.And(rel, n.padding(p, LNext))
 			add(Rule{Kind: Step, From: sv.dormant[s], To: p.Entry, Rel: rel})
 		}
