@@ -95,6 +95,7 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 		labelNames: map[string]bool{},
 		points:     map[*pds.Label]*point{},
 	}
+	c.b.ProgramThreads(countThreads(u.info))
 	c.declare()
 	c.m = c.b.Manager()
 	ctx := opts.Context

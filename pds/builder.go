@@ -8,9 +8,14 @@ import (
 
 // Options configure a Builder.
 type Options struct {
-	// MaxThreads is the number of threads, initial and forked together, the
-	// network has room for (default 8). It matters only when the network
-	// forks: the layout then holds hidden variables for MaxThreads-1 slots.
+	// MaxThreads bounds the number of threads, initial and forked
+	// together, the network has room for. It matters only when the
+	// network forks: the layout then holds hidden variables for
+	// MaxThreads-1 slots. When the builder was told the program's count
+	// (ProgramThreads) and it is finite, the network has room for exactly
+	// that many threads, unless MaxThreads is lower: MaxThreads bounds
+	// only programs that can start unboundedly many threads (or whose
+	// count nobody gave). 0 means DefaultMaxThreads.
 	MaxThreads int
 	// BDD configures the manager.
 	BDD bdd.Config
@@ -34,14 +39,41 @@ type Builder struct {
 	built     bool
 	spawnable []*Proc
 	isSpawn   map[*Proc]bool
+	counted   bool // ProgramThreads was called
+	program   int  // its count
 }
 
 // NewBuilder returns a builder with the given options.
 func NewBuilder(opts Options) *Builder {
-	if opts.MaxThreads == 0 {
-		opts.MaxThreads = DefaultMaxThreads
+	return &Builder{net: &Network{}, opts: opts, isSpawn: map[*Proc]bool{}}
+}
+
+// ProgramThreads tells the builder how many threads, initial and started,
+// the program can have at most: a count on the program's control flow
+// (Flow.Threads), or Unbounded. It must be said before Manager, since the
+// layout holds the thread slots; the readers say it. Build counts again
+// on the rules and fails when they can start more.
+func (b *Builder) ProgramThreads(n int) {
+	b.declaring("ProgramThreads")
+	b.counted, b.program = true, n
+}
+
+// threadBound sets the network's thread bound and its source from the
+// options and the program's count.
+func (b *Builder) threadBound() {
+	n := b.net
+	n.ProgramThreads = Unbounded
+	if b.counted {
+		n.ProgramThreads = b.program
 	}
-	return &Builder{net: &Network{MaxThreads: opts.MaxThreads}, opts: opts, isSpawn: map[*Proc]bool{}}
+	switch {
+	case b.counted && b.program != Unbounded && (b.opts.MaxThreads <= 0 || b.program <= b.opts.MaxThreads):
+		n.MaxThreads, n.ThreadSource = max(1, b.program), ThreadsFromProgram
+	case b.opts.MaxThreads > 0:
+		n.MaxThreads, n.ThreadSource = b.opts.MaxThreads, ThreadsFromOption
+	default:
+		n.MaxThreads, n.ThreadSource = DefaultMaxThreads, ThreadsDefault
+	}
 }
 
 func (b *Builder) declaring(what string) {
@@ -144,6 +176,7 @@ func (b *Builder) Manager() *bdd.Manager {
 	}
 	b.frozen = true
 	n := b.net
+	b.threadBound()
 	lay := bdd.NewLayout()
 	for _, g := range n.Globals {
 		g.Var = lay.Uint(g.Name, g.Type.Bits, GlobalCopies)
@@ -228,12 +261,36 @@ func (b *Builder) SetRecv(l *Label, rel bdd.Node) {
 func (b *Builder) Build() (*Network, error) {
 	n := b.Net()
 	b.built = true
+	n.index()
+	if err := b.checkCount(); err != nil {
+		return nil, err
+	}
 	n.finishSlots()
 	n.index()
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
 	return n, nil
+}
+
+// checkCount counts the threads on the rules: a network whose reader
+// counted a finite number must not be able to start more. Without a
+// count from the reader, the network records the one of its rules.
+func (b *Builder) checkCount() error {
+	n := b.net
+	got := n.countThreads()
+	if !b.counted {
+		n.ProgramThreads = got
+		return nil
+	}
+	if b.program != Unbounded && (got == Unbounded || got > b.program) {
+		what := "unboundedly many"
+		if got != Unbounded {
+			what = fmt.Sprint(got)
+		}
+		return fmt.Errorf("pds: the rules can make %s threads, more than the %d the program was counted to have", what, b.program)
+	}
+	return nil
 }
 
 func (n *Network) index() {

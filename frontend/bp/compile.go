@@ -36,6 +36,7 @@ type compiler struct {
 	orig     map[*proc]*variant
 	clones   map[*proc]map[string]*variant
 	variants []*variant
+	initial  []*pds.Proc // the procedure of each initial thread
 }
 
 func compile(prog *program, in *info, opts pds.Options) (net *pds.Network, err error) {
@@ -46,6 +47,7 @@ func compile(prog *program, in *info, opts pds.Options) (net *pds.Network, err e
 	}()
 	c := &compiler{prog: prog, in: in, b: pds.NewBuilder(opts), orig: map[*proc]*variant{}, clones: map[*proc]map[string]*variant{}}
 	c.declare()
+	c.b.ProgramThreads(c.countThreads())
 	c.n, c.m = c.b.Net(), c.b.Manager()
 	for _, v := range c.variants {
 		c.body(v)
@@ -129,6 +131,7 @@ func (c *compiler) declare() {
 	if !c.in.getafix {
 		v := c.orig[c.in.procs["main"]]
 		c.b.Thread("main", frame(v, v.p.Entry, 0))
+		c.initial = append(c.initial, v.p)
 		return
 	}
 	for i, pr := range c.prog.procs {
@@ -136,6 +139,7 @@ func (c *compiler) declare() {
 		if v == nil {
 			continue
 		}
+		c.initial = append(c.initial, v.p)
 		if i == 0 {
 			c.b.Thread(pr.name.name, frame(v, v.p.Entry, 1))
 			continue
