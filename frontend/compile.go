@@ -241,7 +241,8 @@ func (c *compiler) declare() {
 		}
 	}
 	for _, tp := range c.info.Spawned {
-		c.b.Spawnable(c.procs[tp].p)
+		// A start passes the arguments; the other locals start at 0.
+		c.b.SpawnableWithParams(c.procs[tp].p)
 	}
 }
 

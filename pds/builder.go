@@ -33,19 +33,20 @@ const DefaultMaxThreads = 8
 // Builder methods panic when called out of phase or with foreign objects:
 // those are caller bugs. Malformed networks are reported by Build.
 type Builder struct {
-	net       *Network
-	opts      Options
-	frozen    bool
-	built     bool
-	spawnable []*Proc
-	isSpawn   map[*Proc]bool
-	counted   bool // ProgramThreads was called
-	program   int  // its count
+	net        *Network
+	opts       Options
+	frozen     bool
+	built      bool
+	spawnable  []*Proc
+	isSpawn    map[*Proc]bool
+	paramsOnly map[*Proc]bool // SpawnableWithParams
+	counted    bool           // ProgramThreads was called
+	program    int            // its count
 }
 
 // NewBuilder returns a builder with the given options.
 func NewBuilder(opts Options) *Builder {
-	return &Builder{net: &Network{}, opts: opts, isSpawn: map[*Proc]bool{}}
+	return &Builder{net: &Network{}, opts: opts, isSpawn: map[*Proc]bool{}, paramsOnly: map[*Proc]bool{}}
 }
 
 // ProgramThreads tells the builder how many threads, initial and started,
@@ -149,6 +150,15 @@ func (b *Builder) Spawnable(p *Proc) {
 		b.isSpawn[p] = true
 		b.spawnable = append(b.spawnable, p)
 	}
+}
+
+// SpawnableWithParams is Spawnable for a procedure whose fork rules give
+// only its parameters values of their own, every other local 0 (as a call
+// does): the thread slots then carry only the parameters' bits. Build
+// checks every fork rule that starts p.
+func (b *Builder) SpawnableWithParams(p *Proc) {
+	b.Spawnable(p)
+	b.paramsOnly[p] = true
 }
 
 // Thread adds an initial thread with the given stack, bottom first.
@@ -264,6 +274,14 @@ func (b *Builder) Build() (*Network, error) {
 	n.index()
 	if err := b.checkCount(); err != nil {
 		return nil, err
+	}
+	for _, r := range n.Rules {
+		if r.Kind == Fork && b.paramsOnly[r.Child] {
+			zero := n.LocalsZero(r.Child, LSaved, r.Child.Params...)
+			if !n.M.Diff(r.Rel, zero).IsFalse() {
+				return nil, fmt.Errorf("pds: rule %d (fork at %s): %s was declared SpawnableWithParams, but the rule may give a local other than a parameter a value other than 0", r.Index, r.Pos, r.Child.Name)
+			}
+		}
 	}
 	n.finishSlots()
 	n.index()

@@ -158,3 +158,39 @@ func TestThreadBound(t *testing.T) {
 		t.Errorf("a program counted with 2 threads whose rules make 3: Build did not fail")
 	}
 }
+
+// TestSpawnableWithParams: the slots of a procedure declared with
+// SpawnableWithParams carry its parameters' bits only, and Build rejects
+// a fork rule that gives another of its locals a value other than 0.
+func TestSpawnableWithParams(t *testing.T) {
+	for _, bad := range []bool{false, true} {
+		b := NewBuilder(Options{})
+		child := b.Proc("child", nil, Pos{})
+		p := b.Param(child, "p", IntType(2), Pos{})
+		l := b.Local(child, "l", IntType(2), Pos{})
+		b.Label(child, "c0", Pos{})
+		main := b.Proc("main", nil, Pos{})
+		l0, l1 := b.Label(main, "m0", Pos{}), b.Label(main, "m1", Pos{})
+		b.SpawnableWithParams(child)
+		b.Thread("main", Call(main))
+		m, n := b.Manager(), b.Net()
+		rel := m.And(n.Unchanged(), m.Eq(n.LocalVec(p, LSaved), m.ConstVec(2, 2)))
+		if !bad {
+			rel = m.And(rel, m.Eq(n.LocalVec(l, LSaved), m.ConstVec(0, 2)))
+		}
+		b.Fork(l0, l1, child, rel, Pos{})
+		net, err := b.Build()
+		if bad {
+			if err == nil {
+				t.Errorf("a fork rule that leaves a local other than a parameter free: Build did not fail")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(net.slots.args[0]); got != 2 {
+			t.Errorf("a slot carries %d bits, want the parameter's 2", got)
+		}
+	}
+}

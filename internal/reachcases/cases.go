@@ -160,6 +160,19 @@ start t0();
 			Want: want(cbr.Violation, "t0.L5.assert@3"),
 		},
 		{
+			// A started thread's locals other than its parameters start
+			// at 0 (the thread slots carry the parameters only): safe.
+			Name: "slot-fresh-locals",
+			Build: compile("fresh.pds", `
+bool seen;
+proc sp(int<2> p) { int<2> l; bool b; assert(l == 0 && !b && p == 2); seen = true; }
+proc m() { start sp(2); start sp(2); assert(!seen); }
+start m();
+`),
+			K:    3,
+			Want: want(cbr.Violation, "m.L4.assert@3"),
+		},
+		{
 			// The running example of the jMoped paper's Section 2.4;
 			// it has no error label.
 			Name:  "paper",
