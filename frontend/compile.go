@@ -95,6 +95,7 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 		labelNames: map[string]bool{},
 		points:     map[*pds.Label]*point{},
 	}
+	c.b.ProgramThreads(countThreads(u.info))
 	c.declare()
 	c.m = c.b.Manager()
 	ctx := opts.Context
@@ -240,7 +241,8 @@ func (c *compiler) declare() {
 		}
 	}
 	for _, tp := range c.info.Spawned {
-		c.b.Spawnable(c.procs[tp].p)
+		// A start passes the arguments; the other locals start at 0.
+		c.b.SpawnableWithParams(c.procs[tp].p)
 	}
 }
 

@@ -193,9 +193,16 @@
 // # Threads
 //
 // Top-level starts are initial threads; start inside a procedure is a fork
-// rule whose child is spawnable. The thread bound (Options.MaxThreads) is
-// passed to pds.Options; pds.Network.WithThreadSlots turns forks into slot
-// wake-ups for the symbolic engine.
+// rule whose child is spawnable with its parameters only (the other locals
+// start at 0, so the thread slots carry the arguments alone). Before the
+// layout is fixed, threads.go counts the threads the program can have on
+// the statements' control flow (pds.Flow: starts summed in sequence, the
+// largest branch, calls multiplied through, started threads' starts
+// included; unbounded for a start in a loop, behind a backward goto or in
+// recursion) and tells the builder (Builder.ProgramThreads): a finite count
+// is the network's thread bound unless Options.MaxThreads is lower, which
+// otherwise bounds only unbounded programs. pds.Network.WithThreadSlots
+// turns forks into slot wake-ups for the symbolic engine.
 //
 // # Testing
 //

@@ -26,9 +26,12 @@ type ErrorList = diag.ErrorList
 
 // Options configure CompileWith.
 type Options struct {
-	// MaxThreads is the thread bound passed to pds.Options (0: the pds
-	// default): the number of threads, initial and forked, the network has
-	// room for.
+	// MaxThreads is the thread bound passed to pds.Options: the number of
+	// threads, initial and forked, the network has room for when the
+	// program can start unboundedly many (a start under a loop or in
+	// recursion), or more than MaxThreads. Otherwise the network has room
+	// for exactly the threads the program can have. 0 means
+	// pds.DefaultMaxThreads.
 	MaxThreads int
 	// AllErrors reports every error instead of the first ten.
 	AllErrors bool

@@ -8,9 +8,14 @@ import (
 
 // Options configure a Builder.
 type Options struct {
-	// MaxThreads is the number of threads, initial and forked together, the
-	// network has room for (default 8). It matters only when the network
-	// forks: the layout then holds hidden variables for MaxThreads-1 slots.
+	// MaxThreads bounds the number of threads, initial and forked
+	// together, the network has room for. It matters only when the
+	// network forks: the layout then holds hidden variables for
+	// MaxThreads-1 slots. When the builder was told the program's count
+	// (ProgramThreads) and it is finite, the network has room for exactly
+	// that many threads, unless MaxThreads is lower: MaxThreads bounds
+	// only programs that can start unboundedly many threads (or whose
+	// count nobody gave). 0 means DefaultMaxThreads.
 	MaxThreads int
 	// BDD configures the manager.
 	BDD bdd.Config
@@ -28,20 +33,48 @@ const DefaultMaxThreads = 8
 // Builder methods panic when called out of phase or with foreign objects:
 // those are caller bugs. Malformed networks are reported by Build.
 type Builder struct {
-	net       *Network
-	opts      Options
-	frozen    bool
-	built     bool
-	spawnable []*Proc
-	isSpawn   map[*Proc]bool
+	net        *Network
+	opts       Options
+	frozen     bool
+	built      bool
+	spawnable  []*Proc
+	isSpawn    map[*Proc]bool
+	paramsOnly map[*Proc]bool // SpawnableWithParams
+	counted    bool           // ProgramThreads was called
+	program    int            // its count
 }
 
 // NewBuilder returns a builder with the given options.
 func NewBuilder(opts Options) *Builder {
-	if opts.MaxThreads == 0 {
-		opts.MaxThreads = DefaultMaxThreads
+	return &Builder{net: &Network{}, opts: opts, isSpawn: map[*Proc]bool{}, paramsOnly: map[*Proc]bool{}}
+}
+
+// ProgramThreads tells the builder how many threads, initial and started,
+// the program can have at most: a count on the program's control flow
+// (Flow.Threads), or Unbounded. It must be said before Manager, since the
+// layout holds the thread slots; the readers say it. Build counts again
+// on the rules and fails when they can start more.
+func (b *Builder) ProgramThreads(n int) {
+	b.declaring("ProgramThreads")
+	b.counted, b.program = true, n
+}
+
+// threadBound sets the network's thread bound and its source from the
+// options and the program's count.
+func (b *Builder) threadBound() {
+	n := b.net
+	n.ProgramThreads = Unbounded
+	if b.counted {
+		n.ProgramThreads = b.program
 	}
-	return &Builder{net: &Network{MaxThreads: opts.MaxThreads}, opts: opts, isSpawn: map[*Proc]bool{}}
+	switch {
+	case b.counted && b.program != Unbounded && (b.opts.MaxThreads <= 0 || b.program <= b.opts.MaxThreads):
+		n.MaxThreads, n.ThreadSource = max(1, b.program), ThreadsFromProgram
+	case b.opts.MaxThreads > 0:
+		n.MaxThreads, n.ThreadSource = b.opts.MaxThreads, ThreadsFromOption
+	default:
+		n.MaxThreads, n.ThreadSource = DefaultMaxThreads, ThreadsDefault
+	}
 }
 
 func (b *Builder) declaring(what string) {
@@ -119,6 +152,15 @@ func (b *Builder) Spawnable(p *Proc) {
 	}
 }
 
+// SpawnableWithParams is Spawnable for a procedure whose fork rules give
+// only its parameters values of their own, every other local 0 (as a call
+// does): the thread slots then carry only the parameters' bits. Build
+// checks every fork rule that starts p.
+func (b *Builder) SpawnableWithParams(p *Proc) {
+	b.Spawnable(p)
+	b.paramsOnly[p] = true
+}
+
 // Thread adds an initial thread with the given stack, bottom first.
 func (b *Builder) Thread(name string, stack ...Frame) *Thread {
 	t := &Thread{Index: len(b.net.Threads), Name: name, Stack: stack}
@@ -144,6 +186,7 @@ func (b *Builder) Manager() *bdd.Manager {
 	}
 	b.frozen = true
 	n := b.net
+	b.threadBound()
 	lay := bdd.NewLayout()
 	for _, g := range n.Globals {
 		g.Var = lay.Uint(g.Name, g.Type.Bits, GlobalCopies)
@@ -228,12 +271,44 @@ func (b *Builder) SetRecv(l *Label, rel bdd.Node) {
 func (b *Builder) Build() (*Network, error) {
 	n := b.Net()
 	b.built = true
+	n.index()
+	if err := b.checkCount(); err != nil {
+		return nil, err
+	}
+	for _, r := range n.Rules {
+		if r.Kind == Fork && b.paramsOnly[r.Child] {
+			zero := n.LocalsZero(r.Child, LSaved, r.Child.Params...)
+			if !n.M.Diff(r.Rel, zero).IsFalse() {
+				return nil, fmt.Errorf("pds: rule %d (fork at %s): %s was declared SpawnableWithParams, but the rule may give a local other than a parameter a value other than 0", r.Index, r.Pos, r.Child.Name)
+			}
+		}
+	}
 	n.finishSlots()
 	n.index()
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
 	return n, nil
+}
+
+// checkCount counts the threads on the rules: a network whose reader
+// counted a finite number must not be able to start more. Without a
+// count from the reader, the network records the one of its rules.
+func (b *Builder) checkCount() error {
+	n := b.net
+	got := n.countThreads()
+	if !b.counted {
+		n.ProgramThreads = got
+		return nil
+	}
+	if b.program != Unbounded && (got == Unbounded || got > b.program) {
+		what := "unboundedly many"
+		if got != Unbounded {
+			what = fmt.Sprint(got)
+		}
+		return fmt.Errorf("pds: the rules can make %s threads, more than the %d the program was counted to have", what, b.program)
+	}
+	return nil
 }
 
 func (n *Network) index() {

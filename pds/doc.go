@@ -66,7 +66,13 @@
 // (package pds/explicit) interprets it natively. The symbolic engine runs
 // [Network.WithThreadSlots], which compiles forks into steps on hidden
 // globals and dormant thread slots (see slots.go for the scheme and why it
-// is exact).
+// is exact). The number of slots is part of the layout: a reader counts
+// the threads the program can have on its control flow ([Flow], flow.go)
+// and says it with [Builder.ProgramThreads] before [Builder.Manager]; a
+// finite count is the thread bound (unless [Options].MaxThreads is lower),
+// an unbounded one (a start in a loop or in recursion) leaves it to
+// MaxThreads or [DefaultMaxThreads]. Build counts again on the rules and
+// fails if the reader counted too few.
 //
 // # Printing
 //

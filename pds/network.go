@@ -235,8 +235,13 @@ type Network struct {
 	RetBits   int
 
 	// MaxThreads is the number of threads the layout has room for
-	// (initial and forked together); see WithThreadSlots.
-	MaxThreads int
+	// (initial and forked together); see WithThreadSlots. ThreadSource
+	// says where it comes from, ProgramThreads is the most threads the
+	// program can have (Unbounded when a start can repeat; see
+	// Builder.ProgramThreads).
+	MaxThreads     int
+	ThreadSource   ThreadSource
+	ProgramThreads int
 
 	// InitGlobals, when not nil, restricts the initial valuations of the
 	// globals beyond their Init values (see [Network.WithInitial]).
@@ -283,4 +288,75 @@ func (n *Network) BlockVec(lo, hi, c int) bdd.Vec {
 // RetVec returns the return register, resized to width bits.
 func (n *Network) RetVec(width int) bdd.Vec {
 	return n.M.Resize(n.M.Vec(bdd.Ref{Var: n.RetVar}), width)
+}
+
+// ThreadSource says where a network's thread bound comes from.
+type ThreadSource uint8
+
+const (
+	// ThreadsDefault: DefaultMaxThreads, for a program that can start
+	// unboundedly many threads (or whose count was not given) and no
+	// Options.MaxThreads.
+	ThreadsDefault ThreadSource = iota
+	// ThreadsFromOption: Options.MaxThreads, for a program that can start
+	// unboundedly many threads, or more than it allows.
+	ThreadsFromOption
+	// ThreadsFromProgram: the number of threads the program can have;
+	// no start is ever cut off.
+	ThreadsFromProgram
+)
+
+func (s ThreadSource) String() string {
+	switch s {
+	case ThreadsFromOption:
+		return "option"
+	case ThreadsFromProgram:
+		return "program"
+	}
+	return "default"
+}
+
+// Bounded reports whether the thread bound may cut a start off: the
+// program can have more threads than the network has room for.
+func (n *Network) Bounded() bool {
+	return n.ThreadSource != ThreadsFromProgram && (n.ProgramThreads == Unbounded || n.ProgramThreads > n.MaxThreads)
+}
+
+// countThreads counts the threads the network can have on its rules
+// (Flow.Threads): each thread's frames from their labels.
+func (n *Network) countThreads() int {
+	f := &Flow{}
+	node := make([]int, len(n.Labels)) // a label's index in its procedure
+	for _, p := range n.Procs {
+		for i, l := range p.Labels {
+			node[l.ID] = i
+		}
+		f.proc(p.Index)
+		if p.Entry != nil {
+			f.Entry(p.Index, node[p.Entry.ID])
+		}
+	}
+	for _, r := range n.Rules {
+		p := r.From.Proc.Index
+		switch r.Kind {
+		case Step:
+			f.Step(p, node[r.From.ID], node[r.To.ID])
+		case Push:
+			f.Call(p, node[r.From.ID], node[r.Ret.ID], r.To.Proc.Index)
+		case Fork:
+			f.Start(p, node[r.From.ID], node[r.To.ID], r.Child.Index)
+		}
+	}
+	c := f.counter()
+	total := 0
+	for _, t := range n.Threads {
+		if t.Slot {
+			continue
+		}
+		total = addCount(total, 1)
+		for _, fr := range t.Stack {
+			total = addCount(total, c.from(fr.Label.Proc.Index, node[fr.Label.ID]))
+		}
+	}
+	return total
 }

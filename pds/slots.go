@@ -24,7 +24,8 @@ import (
 type slotVars struct {
 	created *Global     // number of forked threads so far
 	proc    []*Global   // per slot: 0 none, 1+i the i-th spawnable procedure
-	args    [][]*Global // per slot: the child's local block, one bit each
+	args    [][]*Global // per slot: the carried bits of the child's local block, one global each
+	bits    []int       // the block bit of each carried bit
 	spawn   []*Proc
 	dormant []*Label // per slot
 	slotPrc *Proc    // the synthetic procedure of the dormant labels
@@ -52,17 +53,53 @@ func declareSlots(b *Builder, lay *bdd.Layout, rows []int) *slotVars {
 	for _, p := range b.spawnable {
 		names = append(names, p.Name)
 	}
+	// Every code of the type is a value, so that no relation needs to
+	// say which are valid: with the bits of equal significance of all
+	// globals side by side (bdd.Layout), the validity of many copies of
+	// an enum with unused codes (the copies of a sequential network) is
+	// exponential in their number. No rule writes the padding codes.
+	for len(names) < 1<<bdd.BitsFor(len(names)) {
+		names = append(names, fmt.Sprintf("$unused%d", len(names)))
+	}
 	// The child's local block travels in one hidden bit per block bit, of
-	// the same significance.
+	// the same significance: the bits some spawnable procedure's fork
+	// rules may set, those of its parameters only for a procedure declared
+	// with SpawnableWithParams (its other locals start at 0).
+	carried := make([]bool, len(rows))
+	for _, p := range b.spawnable {
+		for _, l := range p.Locals {
+			if l.Param || !b.paramsOnly[p] {
+				for _, i := range l.Block {
+					carried[i] = true
+				}
+			}
+		}
+	}
+	for i, c := range carried {
+		if c {
+			sv.bits = append(sv.bits, i)
+		}
+	}
 	for s := 0; s < capacity; s++ {
 		sv.proc = append(sv.proc, add(fmt.Sprintf("$slot%d.proc", s), EnumType("$procs", names...), 0))
 		var bits []*Global
-		for i, sig := range rows {
-			bits = append(bits, add(fmt.Sprintf("$slot%d.l%d", s, i), BoolType(), sig))
+		for _, i := range sv.bits {
+			bits = append(bits, add(fmt.Sprintf("$slot%d.l%d", s, i), BoolType(), rows[i]))
 		}
 		sv.args = append(sv.args, bits)
 	}
 	return sv
+}
+
+// carriedBit returns the index in a slot's args of block bit i, -1 when
+// no slot global carries it (the started thread gets 0 there).
+func (sv *slotVars) carriedBit(i int) int {
+	for j, b := range sv.bits {
+		if b == i {
+			return j
+		}
+	}
+	return -1
 }
 
 // finishSlots runs at Build: it makes every user relation keep the hidden
@@ -138,7 +175,9 @@ func (n *Network) SlotState(globals []uint64, s int) (pending *Proc, locals []ui
 	locals = make([]uint64, len(proc.Locals))
 	for i, l := range proc.Locals {
 		for b, pos := range l.Block {
-			locals[i] |= globals[sv.args[s][pos].Index] << b
+			if j := sv.carriedBit(pos); j >= 0 {
+				locals[i] |= globals[sv.args[s][j].Index] << b
+			}
 		}
 	}
 	return proc, locals
@@ -210,8 +249,8 @@ func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 		alts := m.False()
 		for s := 0; s < d; s++ {
 			c := m.And(eq(sv.created, GCur, uint64(s)), eq(sv.created, GNext, uint64(s+1)), eq(sv.proc[s], GNext, slotOf[child]))
-			for i, g := range sv.args[s] {
-				if child.Uses(i) {
+			for j, g := range sv.args[s] {
+				if i := sv.bits[j]; child.Uses(i) {
 					c = m.And(c, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GNext}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LSaved}, 0)))
 				} else {
 					c = m.And(c, eq(g, GNext, 0))
@@ -232,11 +271,23 @@ func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 		others := n.Unchanged(skip...)
 		for _, p := range sv.spawn {
 			rel := m.And(eq(sv.proc[s], GCur, slotOf[p]), eq(sv.proc[s], GNext, 0), others)
-			for i, g := range sv.args[s] {
+			for j, g := range sv.args[s] {
 				rel = m.And(rel, eq(g, GNext, 0))
-				if p.Uses(i) {
+				if i := sv.bits[j]; p.Uses(i) {
 					rel = m.And(rel, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GCur}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
 				}
+			}
+			// The bits no slot global carries start at 0.
+			for i := range n.LocalBits {
+				if p.Uses(i) && sv.carriedBit(i) < 0 {
+					rel = m.And(rel, m.Not(m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
+				}
+			}
+			// The slot bits hold what a fork rule wrote from the child's
+			// valid locals; saying so lets every engine (and Validate)
+			// know that an enum local with unused codes gets a constant.
+			for _, l := range p.Locals {
+				rel = m.And(rel, n.validType(n.LocalVec(l, LNext), l.Type))
 			}
 			rel = m.And(rel, n.padding(p, LNext))
 			add(Rule{Kind: Step, From: sv.dormant[s], To: p.Entry, Rel: rel})

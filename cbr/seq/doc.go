@@ -148,10 +148,11 @@
 // `start`, every slot is a thread of the round-robin order and its hidden
 // globals are guessed too, so that a guess may wake a dormant slot that
 // no thread started (the check discards it, after post* explored it):
-// with the eager form, keep --max-threads as low as the program needs
-// (race.bp, 2 rounds: 15 s with the default 8 threads, 0.2 s with 2;
-// spawn.pds: over 30 s with 8, 0.5 s with 3). The lazy form wakes a slot
-// only when a thread started it (spawn.pds, 2 rounds, 8 threads: 0.17 s).
+// the eager form's cost grows fast with the slots (race.bp, 2 rounds:
+// 15 s with 8 threads, 0.2 s with 2; spawn.pds: over 30 s with 8, 0.5 s
+// with 3), which is why a program that starts a bounded number of threads
+// gets exactly that many (pds.Builder.ProgramThreads). The lazy form
+// wakes a slot only when a thread started it.
 //
 // Measured (benchmarks/results/engines.md, the harness's --engines): on
 // the bundled Bluetooth driver within 3 rounds the eager form takes 26 s

@@ -211,7 +211,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.StringVar(&c.prune, "prune", "subsumed", "leave out new view tuples covered by kept ones, `MODE` subsumed, identical or none (exact in every mode)")
 	fs.BoolVar(&c.noDedup, "no-dedup", false, "same as --prune none: the jMoped paper's counting of view tuples (slower)")
 	fs.BoolVar(&c.all, "all", false, "explore the whole bound and report every violation site")
-	fs.IntVar(&c.maxThreads, "max-threads", pds.DefaultMaxThreads, "thread bound: at most `N` threads, the initial ones and those started inside procedures")
+	fs.IntVar(&c.maxThreads, "max-threads", 0, fmt.Sprintf("thread bound for a program that can start unboundedly many threads (a start under a loop or in recursion): at most `N` threads, the initial ones and those started inside procedures (default %d); a program with a finite number of starts gets exactly the threads it can have, unless N is lower", pds.DefaultMaxThreads))
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 30s, 5m); 0 means no limit")
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "give up when more than `N` live BDD nodes are needed; 0 means no limit")
 	fs.StringVar(&c.maxMemory, "max-memory", defaultMemory(), "give up when the process holds more than `SIZE` of memory (e.g. 4GiB, 512MiB); 0 means no limit")
@@ -426,7 +426,7 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 		return cbr.Options{}, errors.New("--count preemptions needs pruning: --prune identical or subsumed (without, free switches repeat view tuples without end)")
 	case c.unit == cbr.Contexts && c.contexts < 1:
 		return cbr.Options{}, fmt.Errorf("--contexts: need at least 1 context, got %d", c.contexts)
-	case c.maxThreads < 1:
+	case fs.Changed("max-threads") && c.maxThreads < 1:
 		return cbr.Options{}, fmt.Errorf("--max-threads: need at least 1, got %d", c.maxThreads)
 	case c.maxNodes < 0:
 		return cbr.Options{}, fmt.Errorf("--max-nodes: need 0 or more, got %d", c.maxNodes)

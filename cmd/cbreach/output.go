@@ -99,6 +99,9 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 	for j, n := range counts {
 		fmt.Fprintf(&b, "within %s: %d visible states, %d new view tuples%s\n", units(j, r.Unit), n, at(r.Stats.KeptPerLevel, j), levelTime(r, j))
 	}
+	if !c.quiet {
+		b.WriteString(threadsLine(in))
+	}
 	if !c.quiet && c.engine.name == "explicit" {
 		explicitSummary(&b, c, r)
 	} else if !c.quiet {
@@ -110,6 +113,49 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		}
 	}
 	io.WriteString(w, b.String())
+}
+
+// threadsLine says, for a program that starts threads, how many threads
+// the analysis had room for and where the number came from: the program
+// (every start it can make), or the thread bound of --max-threads, given
+// or by default, for a program that can start more.
+func threadsLine(in *input) string {
+	if in == nil || in.net == nil || !in.net.HasForks() {
+		return ""
+	}
+	n := in.net
+	switch {
+	case n.ThreadSource == pds.ThreadsFromProgram:
+		return fmt.Sprintf("threads: %d, all the program can have (counted from its starts)\n", n.MaxThreads)
+	case n.ProgramThreads != pds.Unbounded:
+		return fmt.Sprintf("threads: at most %d (--max-threads; the program can have %d)\n", n.MaxThreads, n.ProgramThreads)
+	case n.ThreadSource == pds.ThreadsFromOption:
+		return fmt.Sprintf("threads: at most %d (--max-threads; the program can start unboundedly many)\n", n.MaxThreads)
+	}
+	return fmt.Sprintf("threads: at most %d (the default of --max-threads; the program can start unboundedly many)\n", n.MaxThreads)
+}
+
+// jsonThreads is the thread bound in JSON.
+type jsonThreads struct {
+	Max       int    `json:"max"`                 // threads the analysis had room for, initial and started
+	Source    string `json:"source"`              // "program", "max-threads" (given) or "default" (of --max-threads)
+	Program   *int   `json:"program,omitempty"`   // the most threads the program can have; absent when unbounded
+	Unbounded bool   `json:"unbounded,omitempty"` // the program can start unboundedly many threads
+}
+
+func threadsJSON(in *input) *jsonThreads {
+	if in == nil || in.net == nil {
+		return nil
+	}
+	n := in.net
+	t := &jsonThreads{Max: n.MaxThreads, Source: map[pds.ThreadSource]string{pds.ThreadsFromProgram: "program", pds.ThreadsFromOption: "max-threads", pds.ThreadsDefault: "default"}[n.ThreadSource]}
+	if n.ProgramThreads == pds.Unbounded {
+		t.Unbounded = true
+	} else {
+		p := n.ProgramThreads
+		t.Program = &p
+	}
+	return t
 }
 
 // bound says the bound of a run.
@@ -199,6 +245,7 @@ type jsonResult struct {
 	Engine     string          `json:"engine,omitempty"`   // set for the explicit engine only
 	Explicit   *jsonExplicit   `json:"explicit,omitempty"` // the explicit engine's figures
 	Stats      jsonStats       `json:"stats"`
+	Threads    *jsonThreads    `json:"threads,omitempty"`
 }
 
 func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, counts []int) {
@@ -217,6 +264,7 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 	if r.Unit == cbr.Preemptions {
 		out.Count = r.Unit.String()
 	}
+	out.Threads = threadsJSON(in)
 	if out.Explicit = explicitJSON(c); out.Explicit != nil {
 		out.Engine, out.Split, out.Prune = c.engine.name, "", ""
 	}

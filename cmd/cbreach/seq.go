@@ -93,6 +93,7 @@ func reportSeq(w io.Writer, in *input, c *config, r *cbr.Result) {
 		fmt.Fprintf(&b, "SAFE within %s: no violation is reachable within %s of round-robin\n", plural(r.Bound, "round"), plural(r.Bound, "round"))
 	}
 	if !c.quiet {
+		b.WriteString(threadsLine(in))
 		st := c.engine.seqStats
 		if st == nil {
 			st = &seq.Stats{}
@@ -140,11 +141,12 @@ type jsonSeq struct {
 		PeakNodes     *int    `json:"peakNodes,omitempty"` // with --stats: varies from run to run
 		Kernel        string  `json:"kernel"`
 	} `json:"stats"`
+	Threads *jsonThreads `json:"threads,omitempty"`
 }
 
 func writeSeqJSON(w io.Writer, in *input, c *config, r *cbr.Result) {
 	out := jsonSeq{Version: version, Engine: seq.Name, Unit: engine.Rounds.String(), Verdict: r.Verdict.String(), Reason: r.Reason,
-		Bound: r.Bound, Complete: r.Complete, Split: c.split, Violations: []jsonSeqViolation{}}
+		Bound: r.Bound, Complete: r.Complete, Split: c.split, Violations: []jsonSeqViolation{}, Threads: threadsJSON(in)}
 	if n := r.Contexts(); n >= 0 {
 		out.Rounds = &n
 	}

@@ -36,6 +36,7 @@ type compiler struct {
 	orig     map[*proc]*variant
 	clones   map[*proc]map[string]*variant
 	variants []*variant
+	initial  []*pds.Proc // the procedure of each initial thread
 }
 
 // compile builds the network; for a Getafix program it then makes init's
@@ -50,6 +51,7 @@ func compile(ctx context.Context, prog *program, in *info, opts pds.Options, lim
 	}()
 	c := &compiler{prog: prog, in: in, b: pds.NewBuilder(opts), orig: map[*proc]*variant{}, clones: map[*proc]map[string]*variant{}}
 	c.declare()
+	c.b.ProgramThreads(c.countThreads())
 	c.n, c.m = c.b.Net(), c.b.Manager()
 	for _, v := range c.variants {
 		c.body(v)
@@ -134,6 +136,7 @@ func (c *compiler) declare() {
 	if !c.in.getafix {
 		v := c.orig[c.in.procs["main"]]
 		c.b.Thread("main", frame(v, v.p.Entry, 0))
+		c.initial = append(c.initial, v.p)
 		return
 	}
 	for i, pr := range c.prog.procs {
@@ -141,6 +144,7 @@ func (c *compiler) declare() {
 		if v == nil {
 			continue
 		}
+		c.initial = append(c.initial, v.p)
 		if i == 0 {
 			c.b.Thread(pr.name.name, frame(v, v.p.Entry, 1))
 			continue

@@ -59,7 +59,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sn, err := n.WithThreadSlots(corpusThreads)
+			sn, err := n.WithThreadSlots(n.MaxThreads)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,12 @@
 //
 //	net, err := bp.Read("prog.bp", src, pds.Options{MaxThreads: 4})
 //
+// MaxThreads bounds only a program that can start unboundedly many threads
+// (a start_thread in a loop, behind a backward goto or in recursion):
+// threads.go counts the threads a program can have on its labels before
+// the layout is fixed (pds.Flow), and a finite count is the network's
+// thread bound unless MaxThreads is lower.
+//
 // On bad input the error is an [ErrorList] (internal/diag's): positioned
 // errors "file:line:col: message", sorted, at most ten and then "too many
 // errors (N more)". Parse errors are reported before name errors (a file

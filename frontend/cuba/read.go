@@ -82,6 +82,8 @@ func checkTableSize(sys *System, init *config, errs *errorList) {
 
 func build(sys *System, init *config, opts pds.Options) (*Instance, error) {
 	b := pds.NewBuilder(opts)
+	// A CUBA system starts no threads: one per block.
+	b.ProgramThreads(len(sys.Blocks))
 	names := make([]string, sys.States)
 	for i := range names {
 		names[i] = strconv.Itoa(i)

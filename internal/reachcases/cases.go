@@ -117,7 +117,7 @@ func want(v cbr.Verdict, sites ...string) *Answer {
 // Cases returns the hand-made cases, each with its answer known by
 // construction.
 func Cases() []Case {
-	return []Case{
+	cs := []Case{
 		{
 			// Thread 0 adds one to a 2-bit counter any number of times;
 			// thread 1 fails when it sees 2: inc runs, then check.
@@ -145,6 +145,34 @@ start check();
 			Want:  want(cbr.Violation, "check.L22.assert@4"),
 		},
 		{
+			// A started procedure with a local of an enum of 3
+			// constants (2 bits, one code unused): t0 starts sp, sp sets
+			// g, t0 fails.
+			Name: "enum-slot",
+			Build: compile("enumslot.pds", `
+enum E { A, B, C };
+bool g;
+proc sp() { E l1 = B; g = true; }
+proc t0() { start sp(); assert(!g); }
+start t0();
+`),
+			K:    3,
+			Want: want(cbr.Violation, "t0.L5.assert@3"),
+		},
+		{
+			// A started thread's locals other than its parameters start
+			// at 0 (the thread slots carry the parameters only): safe.
+			Name: "slot-fresh-locals",
+			Build: compile("fresh.pds", `
+bool seen;
+proc sp(int<2> p) { int<2> l; bool b; assert(l == 0 && !b && p == 2); seen = true; }
+proc m() { start sp(2); start sp(2); assert(!seen); }
+start m();
+`),
+			K:    3,
+			Want: want(cbr.Violation, "m.L4.assert@3"),
+		},
+		{
 			// The running example of the jMoped paper's Section 2.4;
 			// it has no error label.
 			Name:  "paper",
@@ -153,6 +181,41 @@ start check();
 			Want:  want(cbr.Safe),
 		},
 	}
+	for n := 2; n <= 5; n++ {
+		cs = append(cs, Case{
+			Name:  fmt.Sprintf("enum-slot-%d", n),
+			Build: compile(fmt.Sprintf("enumslot%d.pds", n), EnumSlotSource(n)),
+			K:     3,
+			Want:  want(cbr.Violation, "t0.L10.assert@3"),
+		})
+	}
+	return cs
+}
+
+// EnumSlotSource is a program whose started procedure has a parameter and
+// a local of an enum of n constants (n >= 2): t0 starts sp with the
+// next-to-last constant, sp sets g when its parameter and its local hold
+// the constants they were given, and t0 then fails its assertion. The
+// violation needs 3 contexts (t0 starts sp; sp sets g; t0 asserts): within
+// 2 rounds of round-robin, not 1.
+func EnumSlotSource(n int) string {
+	var consts []string
+	for i := range n {
+		consts = append(consts, fmt.Sprintf("C%d", i))
+	}
+	return fmt.Sprintf(`
+enum E { %s };
+bool g;
+proc sp(E p) {
+  E l = C%d;
+  if (p == C%d && l == C%d) { g = true; }
+}
+proc t0() {
+  start sp(C%d);
+  assert(!g);
+}
+start t0();
+`, strings.Join(consts, ", "), n-1, n-2, n-1, n-2)
 }
 
 // Paper builds the running example of the jMoped paper's Sections 2.4
