@@ -273,8 +273,13 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		break
 	}
 	if complete && r.Verdict == cbr.Violation && runs[0].res != nil && runs[0].res.Verdict == cbr.Safe {
-		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Contexts, engine.Rounds), len(net.Threads),
-			units(opts.Contexts*len(net.Threads), cbr.Contexts))
+		// The round-robin order holds every thread slot too.
+		n := len(net.Threads)
+		if slotted, err := net.WithThreadSlots(net.MaxThreads); err == nil {
+			n = len(slotted.Threads)
+		}
+		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Contexts, engine.Rounds), n,
+			units(opts.Contexts*n, cbr.Contexts))
 	}
 	if !complete {
 		return exitUnknown
