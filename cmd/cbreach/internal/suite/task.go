@@ -50,8 +50,6 @@ type Task struct {
 	Split    string `json:"split,omitempty"` // lazy or eager; "" when not given
 	Unit     string `json:"unit"`            // Contexts, Rounds or Preemptions
 	Bound    int    `json:"bound"`           // the bound, in Unit
-	Err      string `json:"error,omitempty"` // an error of this task's settings, reported in its row
-	Line     int    `json:"-"`               // the line of the options, for messages
 }
 
 // Warning is a remark on a task file that does not stop it: an unknown
@@ -184,6 +182,9 @@ func kindWords(n *yaml.Node) string {
 	case yaml.MappingNode:
 		return "a mapping"
 	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			return "an empty list"
+		}
 		return "a list"
 	case yaml.AliasNode:
 		return "an alias"
@@ -225,16 +226,22 @@ func (r *reader) count(n *yaml.Node, key string, min int) (int, error) {
 // is the base of its relative paths.
 func Parse(file string, src []byte) (*Task, []Warning, error) {
 	r := &reader{file: file}
+	t, err := r.parse(src)
+	return t, r.warnings, err
+}
+
+func (r *reader) parse(src []byte) (*Task, error) {
+	file := r.file
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, nil, &Error{File: file, Line: yamlLine(err), Msg: yamlMessage(err)}
+		return nil, &Error{File: file, Line: yamlLine(err), Msg: yamlMessage(err)}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, nil, &Error{File: file, Line: 1, Msg: "empty task definition: want format_version, input_files, properties and options"}
+		return nil, &Error{File: file, Line: 1, Msg: "empty task definition: want format_version, input_files, properties and options"}
 	}
 	top, err := r.entries(doc.Content[0], "task definition")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	t := &Task{File: file, ExpBound: -1, Engine: "cbr"}
 	var inputs, props, opts, version *yaml.Node
@@ -255,30 +262,30 @@ func Parse(file string, src []byte) (*Task, []Warning, error) {
 	root := doc.Content[0]
 	switch {
 	case version == nil:
-		return nil, nil, r.errorf(root, "missing format_version: want format_version: '2.0'")
+		return nil, r.errorf(root, "missing format_version: want format_version: '2.0'")
 	case version.Kind != yaml.ScalarNode || version.Value != "2.0":
-		return nil, nil, r.errorf(version, "format_version: want '2.0', got %s", kindWords(version))
+		return nil, r.errorf(version, "format_version: want '2.0', got %s", kindWords(version))
 	case inputs == nil:
-		return nil, nil, r.errorf(root, "missing input_files: want the program to check")
+		return nil, r.errorf(root, "missing input_files: want the program to check")
 	case props == nil:
-		return nil, nil, r.errorf(root, "missing properties: want one property with its expected_verdict")
+		return nil, r.errorf(root, "missing properties: want one property with its expected_verdict")
 	case opts == nil:
-		return nil, nil, r.errorf(root, "missing options: want the bound (contexts, rounds or preemptions)")
+		return nil, r.errorf(root, "missing options: want the bound (contexts, rounds or preemptions)")
 	}
 	var propNode *yaml.Node
 	if err := r.properties(t, props, &propNode); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := r.options(t, opts); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := r.inputs(t, inputs); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !t.Expected && t.ExpBound > t.Bound {
-		return nil, nil, r.errorf(propNode, "expected_bound %d is above the bound (%s: %d): the violation cannot be found, so the expected verdict would be true", t.ExpBound, t.Unit, t.Bound)
+		return nil, r.errorf(propNode, "expected_bound %d is above the bound (%s: %d): the violation cannot be found, so the expected verdict would be true", t.ExpBound, t.Unit, t.Bound)
 	}
-	return t, r.warnings, nil
+	return t, nil
 }
 
 // properties reads the list of properties: exactly one of cbreach's.
@@ -351,7 +358,6 @@ func (r *reader) options(t *Task, n *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	t.Line = n.Line
 	var unitKey *yaml.Node
 	for _, kv := range kvs {
 		k, v := kv[0], kv[1]
