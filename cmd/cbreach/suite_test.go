@@ -192,6 +192,29 @@ func TestSuiteVerdicts(t *testing.T) {
 	require.Equal(t, 2, code)
 }
 
+// TestSuiteLimits: a task stopped by its time limit is a timeout, one
+// stopped by its memory limit is memory; both unknown, neither wrong.
+func TestSuiteLimits(t *testing.T) {
+	dir := t.TempDir()
+	writeTask(t, dir, "slow.yml", "testdata/limits/threads1000.pds", "expected_verdict: true", "  contexts: 6\n")
+	start := time.Now()
+	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "1s", dir)
+	require.Equal(t, 0, code, stderr)
+	require.Less(t, time.Since(start), 30*time.Second)
+	r := readReport(t, out).Tasks[0]
+	require.Equal(t, suite.StatusTimeout, r.Status)
+	require.Equal(t, "unknown", r.Outcome())
+	require.Contains(t, r.Message, "time limit reached")
+
+	dir = t.TempDir()
+	writeTask(t, dir, "big.yml", "../../benchmarks/models/vector-java5-b8.pds", "expected_verdict: true", "  split: eager\n  contexts: 2\n")
+	out, stderr, code = runSuiteCmd(t, "--json", "--max-memory", "20MiB", "--timeout", "60s", dir)
+	require.Equal(t, 0, code, stderr)
+	r = readReport(t, out).Tasks[0]
+	require.Equal(t, suite.StatusMemory, r.Status, "%+v", r)
+	require.Equal(t, "unknown", r.Outcome())
+}
+
 // cubaSuite is CUBA's pldi18 suite, where the shared folder keeps it, or
 // "" when it is absent.
 func cubaSuite() string {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,12 +122,12 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 			row.PeakMiB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
 		}
 	}
+	// The exit status decides, even when the run was interrupted: a
+	// verdict that came in time stands.
 	code := 0
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit) && exit.Exited():
-		code = exit.ExitCode()
+	switch st := cmd.ProcessState; {
+	case st != nil && st.Exited():
+		code = st.ExitCode()
 	case ctx.Err() != nil:
 		row.Status = StatusCancelled
 		return row
@@ -178,6 +177,10 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 		}
 	default:
 		row.Status, row.Message = StatusFailed, fmt.Sprintf("cbreach answered %q", out.Verdict)
+	}
+	if row.Status == StatusCancelled && ctx.Err() == nil && runCtx.Err() != nil {
+		// Interrupted by the suite, past its time limit and the grace.
+		row.Status, row.Message = StatusTimeout, fmt.Sprintf("did not stop within %s of its time limit", Grace)
 	}
 	row.Judge()
 	return row

@@ -163,6 +163,7 @@ func (sl *Slurm) Wait(ctx context.Context, id string, n int, progress func(done,
 	}
 	cancelled := false
 	deadline := time.Time{}
+	failures := 0
 	for {
 		var stderr bytes.Buffer
 		cmd := exec.Command("squeue", "-h", "-j", id, "-o", "%i %t")
@@ -172,15 +173,29 @@ func (sl *Slurm) Wait(ctx context.Context, id string, n int, progress func(done,
 		switch {
 		case err != nil && strings.Contains(stderr.String(), "Invalid job id"):
 			lines = nil // gone from the controller's memory
+		case err != nil && failures < 10 && !cancelled:
+			// The controller may be busy for a moment: ask again.
+			failures++
+			select {
+			case <-time.After(poll):
+			case <-ctx.Done():
+			}
+			continue
 		case err != nil:
 			return fmt.Errorf("squeue: %v%s", err, firstLine(stderr.String()))
 		}
+		failures = 0
 		if progress != nil {
 			progress(sl.countResults(n), len(lines)/2)
 		}
 		if len(lines) == 0 {
 			if cancelled {
 				return ctx.Err()
+			}
+			// A shared filesystem may show the last results a little
+			// after the job has left the queue.
+			for i := 0; i < 10 && sl.countResults(n) < n && ctx.Err() == nil; i++ {
+				time.Sleep(time.Second)
 			}
 			return nil
 		}
