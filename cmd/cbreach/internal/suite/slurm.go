@@ -65,22 +65,10 @@ func (sl *Slurm) WriteScript(jobs []Job, s Settings) (string, error) {
 			return "", err
 		}
 	}
-	abs := make([]Job, len(jobs))
-	for i, j := range jobs {
-		t := *j.Task
-		for _, p := range []*string{&t.Input, &t.Init, &t.Spec} {
-			if *p != "" {
-				a, err := filepath.Abs(*p)
-				if err != nil {
-					return "", err
-				}
-				*p = a
-			}
-		}
-		j.Task = &t
-		abs[i] = j
-	}
-	m := manifest{Settings: s, Chunk: sl.Chunk, Jobs: abs}
+	// The tasks keep their paths as given: the elements run in this
+	// directory (--chdir), so that their rows and messages are those of a
+	// local run.
+	m := manifest{Settings: s, Chunk: sl.Chunk, Jobs: jobs}
 	m.Settings.GoMaxProcs = 0 // the element takes its CPUs from Slurm
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
