@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -323,4 +324,40 @@ func TestSuiteSlurm(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, filepath.Join(script2, "suite.sbatch")+"\n", out)
 	require.FileExists(t, filepath.Join(script2, "jobs.json"))
+}
+
+// TestSuiteProgressAndFiles runs the command in this process on tasks
+// that fail before they start (their bound does not fit the engine), so
+// that no task process is needed: the progress line shows only on a
+// terminal, and --md, --csv and --json-file write the table.
+func TestSuiteProgressAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	bt := "../../examples/bluetooth.pds"
+	writeTask(t, dir, "a.yml", bt, "expected_verdict: true", "  rounds: 1\n")
+	writeTask(t, dir, "b.yml", bt, "expected_verdict: true", "  engine: seq\n  contexts: 1\n")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, runSuite(context.Background(), []string{"--jobs", "1", dir}, &stdout, &stderr, true))
+	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 0 done, 1 running, 1 remaining, 0 wrong")
+	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 2 done, 0 running, 0 remaining, 0 wrong")
+	require.True(t, strings.HasSuffix(stderr.String(), "\r\033[K"), "%q", stderr.String())
+	require.Contains(t, stdout.String(), "2 tasks: 0 correct (0 true, 0 false), 0 wrong (0 true, 0 false), 2 unknown (2 failed, 0 cancelled); score 0")
+
+	files := t.TempDir()
+	md, csv, js := filepath.Join(files, "t.md"), filepath.Join(files, "t.csv"), filepath.Join(files, "t.json")
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, 0, runSuite(context.Background(), []string{"--md", md, "--csv", csv, "--json-file", js, dir}, &stdout, &stderr, false))
+	require.Empty(t, stderr.String())
+	b, err := os.ReadFile(md)
+	require.NoError(t, err)
+	require.Equal(t, stdout.String(), string(b))
+	b, err = os.ReadFile(csv)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "b.yml,seq lazy,1 contexts,true,unknown,unknown,,,failed,0.000,0.0,0,\"engine seq counts rounds, not contexts\"\n")
+	f, err := os.Open(js)
+	require.NoError(t, err)
+	defer f.Close()
+	rep, err := suite.ReadJSON(f)
+	require.NoError(t, err)
+	require.Equal(t, "a bound in rounds needs engine seq, not cbr", rep.Tasks[0].Message)
 }
