@@ -167,6 +167,7 @@ func usage(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, `Usage: cbreach [flags] FILE.pds
        cbreach [flags] [--bp] FILE.bp
        cbreach [flags] --cuba SYSTEM.pds [--init SYSTEM.init] [--target SPEC]
+       cbreach suite [flags] TASKS-or-DIRS...   (cbreach suite -h)
 
 cbreach finds errors (failed assertions, indices out of range) that a
 concurrent program can reach within a bound on the number of contexts, a
@@ -202,6 +203,9 @@ one failed with an internal error.
 var stdin io.Reader = os.Stdin
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
+	if len(args) > 0 && args[0] == "suite" {
+		return runSuite(ctx, args[1:], stdout, stderr, tty) // suite.go
+	}
 	c := config{stdin: stdin}
 	fs := pflag.NewFlagSet("cbreach", pflag.ContinueOnError)
 	fs.SortFlags = false

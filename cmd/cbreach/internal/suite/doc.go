@@ -1,0 +1,37 @@
+// Package suite runs suites of verification tasks for `cbreach suite`
+// (docs/tasks.md): it reads task definitions in SV-COMP's format, runs
+// each task in a cbreach process of its own, scores the verdicts as
+// SV-COMP does, and writes the table of results.
+//
+// The parts, by file:
+//
+//   - task.go reads a task definition (format_version 2.0: input_files,
+//     properties with expected_verdict and expected_bound, options with
+//     engine, split and one bound). The YAML is read as a node tree
+//     (go.yaml.in/yaml/v3), so that every error and warning names the
+//     line of its key; a malformed file is an *Error, an unknown key a
+//     Warning. Check says whether a bound's unit fits an engine: that is
+//     an error of one task, reported in its row, since the command's
+//     --engine may change the engine of every task.
+//   - run.go runs a Job (a task with the engine and split after the
+//     command's overrides) as `cbreach --json ...` under the per-task
+//     limits: cbreach keeps its own time and memory limits and reports
+//     them in its JSON; the runner interrupts a task that has not stopped
+//     30 s past its time limit, and kills it 10 s later. The peak memory
+//     is the child's maximum resident set (its rusage). RunLocal runs the
+//     jobs on n workers and returns the rows in the order of the jobs,
+//     whatever the order they finish in, so that a suite's table does not
+//     depend on timing but for the times and memory.
+//   - result.go is the Row of a task, Judge (SV-COMP's scores: a correct
+//     true +2, a correct false +1, a wrong false -16, a wrong true -32,
+//     unknown 0; a false verdict with another fewest count than the
+//     expected one is wrong), the summary, and the Markdown, CSV and JSON
+//     writers.
+//   - slurm.go runs the same jobs as one Slurm job array: the script, the
+//     jobs file the elements read, submission with sbatch --parsable,
+//     polling with squeue (no accounting assumed), and the collection of
+//     one result file per task, a missing one being a failed row.
+//
+// The package writes files and runs processes for the command; it prints
+// nothing itself.
+package suite

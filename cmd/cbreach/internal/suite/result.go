@@ -1,0 +1,231 @@
+package suite
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// The statuses of a row.
+const (
+	StatusDone      = "done"      // the run ended with a verdict (or unknown for a limit other than time and memory)
+	StatusTimeout   = "timeout"   // the time limit stopped it
+	StatusMemory    = "memory"    // the memory limit stopped it
+	StatusFailed    = "failed"    // it could not run or gave no answer (the message says why)
+	StatusCancelled = "cancelled" // the suite was interrupted before it finished
+)
+
+// The verdicts, as SV-COMP writes them: true (the property holds within
+// the bound), false (a violation), unknown.
+const (
+	VerdictTrue    = "true"
+	VerdictFalse   = "false"
+	VerdictUnknown = "unknown"
+)
+
+// Row is the result of one task.
+type Row struct {
+	File            string  `json:"file"`
+	Engine          string  `json:"engine"`
+	Split           string  `json:"split,omitempty"`
+	BoundUnit       string  `json:"bound_unit"`
+	Bound           int     `json:"bound"`
+	ExpectedVerdict string  `json:"expected_verdict"`
+	Verdict         string  `json:"verdict"`
+	Fewest          *int    `json:"fewest"`
+	ExpectedBound   *int    `json:"expected_bound"`
+	FewestMatches   *bool   `json:"fewest_matches"`
+	Status          string  `json:"status"`
+	Correct         *bool   `json:"correct"`
+	Score           int     `json:"score"`
+	TimeS           float64 `json:"time_s"`
+	PeakMiB         float64 `json:"peak_mib"`
+	Message         string  `json:"message,omitempty"`
+}
+
+// NewRow is the row of t before it runs: its settings, no verdict.
+func NewRow(t *Task, eng, split string) Row {
+	r := Row{File: t.File, Engine: eng, Split: split, BoundUnit: t.Unit, Bound: t.Bound, ExpectedVerdict: VerdictTrue, Verdict: VerdictUnknown}
+	if !t.Expected {
+		r.ExpectedVerdict = VerdictFalse
+	}
+	if t.ExpBound >= 0 {
+		b := t.ExpBound
+		r.ExpectedBound = &b
+	}
+	return r
+}
+
+// Judge sets Correct, FewestMatches and Score from the verdict, as
+// SV-COMP scores: a correct true +2, a correct false +1, a wrong false
+// -16, a wrong true -32, unknown 0. A false verdict whose fewest count is
+// not the expected one is wrong.
+func (r *Row) Judge() {
+	r.Correct, r.FewestMatches, r.Score = nil, nil, 0
+	if r.Verdict == VerdictFalse && r.ExpectedBound != nil {
+		m := r.Fewest != nil && *r.Fewest == *r.ExpectedBound
+		r.FewestMatches = &m
+	}
+	var ok bool
+	switch r.Verdict {
+	case VerdictTrue:
+		ok = r.ExpectedVerdict == VerdictTrue
+		r.Score = map[bool]int{true: 2, false: -32}[ok]
+	case VerdictFalse:
+		ok = r.ExpectedVerdict == VerdictFalse && (r.FewestMatches == nil || *r.FewestMatches)
+		r.Score = map[bool]int{true: 1, false: -16}[ok]
+	default:
+		return
+	}
+	r.Correct = &ok
+}
+
+// Outcome is "correct", "wrong" or "unknown".
+func (r *Row) Outcome() string {
+	switch {
+	case r.Correct == nil:
+		return "unknown"
+	case *r.Correct:
+		return "correct"
+	}
+	return "wrong"
+}
+
+// Summary counts the rows.
+type Summary struct {
+	Tasks        int `json:"tasks"`
+	CorrectTrue  int `json:"correct_true"`
+	CorrectFalse int `json:"correct_false"`
+	WrongTrue    int `json:"wrong_true"`
+	WrongFalse   int `json:"wrong_false"`
+	Unknown      int `json:"unknown"`
+	Failed       int `json:"failed"`
+	Cancelled    int `json:"cancelled"`
+	Score        int `json:"score"`
+}
+
+// Wrong is the number of wrong verdicts.
+func (s Summary) Wrong() int { return s.WrongTrue + s.WrongFalse }
+
+// Summarize adds up the rows.
+func Summarize(rows []Row) Summary {
+	s := Summary{Tasks: len(rows)}
+	for i := range rows {
+		r := &rows[i]
+		s.Score += r.Score
+		switch {
+		case r.Correct == nil:
+			s.Unknown++
+		case *r.Correct && r.Verdict == VerdictTrue:
+			s.CorrectTrue++
+		case *r.Correct:
+			s.CorrectFalse++
+		case r.Verdict == VerdictTrue:
+			s.WrongTrue++
+		default:
+			s.WrongFalse++
+		}
+		switch r.Status {
+		case StatusFailed:
+			s.Failed++
+		case StatusCancelled:
+			s.Cancelled++
+		}
+	}
+	return s
+}
+
+func (s Summary) String() string {
+	return fmt.Sprintf("%d tasks: %d correct (%d true, %d false), %d wrong (%d true, %d false), %d unknown (%d failed, %d cancelled); score %d",
+		s.Tasks, s.CorrectTrue+s.CorrectFalse, s.CorrectTrue, s.CorrectFalse, s.Wrong(), s.WrongTrue, s.WrongFalse, s.Unknown, s.Failed, s.Cancelled, s.Score)
+}
+
+// Report is the object `cbreach suite --json` prints.
+type Report struct {
+	Tasks   []Row   `json:"tasks"`
+	Score   int     `json:"score"`
+	Summary Summary `json:"summary"`
+}
+
+// WriteJSON writes the rows as one JSON object.
+func WriteJSON(w io.Writer, rows []Row) error {
+	if rows == nil {
+		rows = []Row{}
+	}
+	s := Summarize(rows)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(Report{Tasks: rows, Score: s.Score, Summary: s})
+}
+
+// ReadJSON reads what WriteJSON wrote.
+func ReadJSON(r io.Reader) (*Report, error) {
+	var rep Report
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+// columns are the columns of the Markdown and CSV tables.
+var columns = []string{"task", "engine", "bound", "expected", "verdict", "result", "fewest", "expected fewest", "status", "time (s)", "peak (MiB)", "score", "message"}
+
+func cells(r *Row) []string {
+	eng := r.Engine
+	if r.Split != "" {
+		eng += " " + r.Split
+	}
+	fewest, exp := "", ""
+	if r.Fewest != nil {
+		fewest = strconv.Itoa(*r.Fewest)
+	}
+	if r.ExpectedBound != nil {
+		exp = strconv.Itoa(*r.ExpectedBound)
+		if r.FewestMatches != nil {
+			exp += map[bool]string{true: " (matches)", false: " (differs)"}[*r.FewestMatches]
+		}
+	}
+	return []string{r.File, eng, fmt.Sprintf("%d %s", r.Bound, r.BoundUnit), r.ExpectedVerdict, r.Verdict, r.Outcome(), fewest, exp, r.Status,
+		strconv.FormatFloat(r.TimeS, 'f', 3, 64), strconv.FormatFloat(r.PeakMiB, 'f', 1, 64), strconv.Itoa(r.Score), r.Message}
+}
+
+// WriteMarkdown writes the rows as a Markdown table, then the summary.
+func WriteMarkdown(w io.Writer, rows []Row) error {
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(columns, " | ") + " |\n|")
+	for i := range columns {
+		if i == 2 || i >= 9 && i <= 11 || i == 6 {
+			b.WriteString("--:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for i := range rows {
+		cs := cells(&rows[i])
+		for j, c := range cs {
+			cs[j] = strings.ReplaceAll(strings.ReplaceAll(c, "|", `\|`), "\n", " ")
+		}
+		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
+	}
+	fmt.Fprintf(&b, "\n%s\n", Summarize(rows))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteCSV writes the rows as CSV, with a header line.
+func WriteCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	cw.Write(columns)
+	for i := range rows {
+		cw.Write(cells(&rows[i]))
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,266 @@
+package suite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Settings are what every task of a run shares: the binary, the
+// command's overrides and the per-task limits.
+type Settings struct {
+	Exe        string        `json:"exe"`        // the cbreach binary each task runs in
+	Engine     string        `json:"engine"`     // --engine for every task; "" keeps each task's
+	Split      string        `json:"split"`      // --split for every task; "" keeps each task's
+	Timeout    time.Duration `json:"timeout"`    // per task; 0 is none
+	MaxMemory  int64         `json:"max_memory"` // bytes per task; 0 is none
+	GoMaxProcs int           `json:"gomaxprocs"` // GOMAXPROCS of each task; 0 leaves it
+}
+
+// Grace is how long past its time limit a task may take to stop by
+// itself (cbreach keeps its limits within about a second) before it is
+// interrupted, and then killed.
+const Grace = 30 * time.Second
+
+// Job is a task with the engine and split it runs with.
+type Job struct {
+	Task   *Task  `json:"task"`
+	Engine string `json:"engine"`
+	Split  string `json:"split"` // "" for the explicit engine
+	Err    string `json:"error,omitempty"`
+}
+
+// Prepare applies the command's overrides to a task and checks that its
+// bound fits the engine; a task that does not fit keeps its error, to be
+// reported in its row.
+func Prepare(t *Task, s Settings) Job {
+	j := Job{Task: t, Engine: t.Engine, Split: t.Split}
+	if s.Engine != "" {
+		j.Engine = s.Engine
+	}
+	if s.Split != "" {
+		j.Split = s.Split
+	}
+	j.Err = Check(j.Engine, j.Split, t)
+	if j.Split == "" && j.Engine != "explicit" {
+		j.Split = "lazy"
+	}
+	return j
+}
+
+// Args is the command line of the task's run (without the binary).
+func (j *Job) Args(s Settings) []string {
+	t := j.Task
+	args := []string{"--json", "--engine", j.Engine, "-k", strconv.Itoa(t.Bound)}
+	if t.Unit == Preemptions {
+		args = append(args, "--count", "preemptions")
+	}
+	if j.Split != "" {
+		args = append(args, "--split", j.Split)
+	}
+	if s.Timeout > 0 {
+		args = append(args, "--timeout", s.Timeout.String())
+	}
+	args = append(args, "--max-memory", strconv.FormatInt(s.MaxMemory, 10)+"B")
+	switch t.Kind {
+	case KindBP:
+		args = append(args, "--bp")
+	case KindCUBA:
+		args = append(args, "--cuba", "--init", t.Init, "--target", t.Spec)
+	}
+	return append(args, "--", t.Input)
+}
+
+// output is the part of cbreach --json that the suite reads.
+type output struct {
+	Verdict  string `json:"verdict"`
+	Reason   string `json:"reason"`
+	Contexts *int   `json:"contexts"` // cbr and explicit: fewest contexts or preemptions
+	Rounds   *int   `json:"rounds"`   // seq: fewest rounds
+}
+
+// Run runs one job in a process of its own and returns its row. When ctx
+// is cancelled the process is interrupted and the row is cancelled,
+// unless it finished with a verdict.
+func Run(ctx context.Context, j *Job, s Settings) Row {
+	row := NewRow(j.Task, j.Engine, j.Split)
+	if j.Err != "" {
+		row.Status, row.Message = StatusFailed, j.Err
+		return row
+	}
+	if ctx.Err() != nil {
+		row.Status = StatusCancelled
+		return row
+	}
+	runCtx, cancel := ctx, context.CancelFunc(func() {})
+	if s.Timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, s.Timeout+Grace)
+	}
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, s.Exe, j.Args(s)...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	cmd.Env = os.Environ()
+	if s.GoMaxProcs > 0 {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(s.GoMaxProcs))
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	row.TimeS = time.Since(start).Seconds()
+	if st := cmd.ProcessState; st != nil {
+		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+			row.PeakMiB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
+		}
+	}
+	// The exit status decides, even when the run was interrupted: a
+	// verdict that came in time stands.
+	code := 0
+	switch st := cmd.ProcessState; {
+	case st != nil && st.Exited():
+		code = st.ExitCode()
+	case ctx.Err() != nil:
+		row.Status = StatusCancelled
+		return row
+	case runCtx.Err() != nil:
+		row.Status, row.Message = StatusTimeout, fmt.Sprintf("did not stop within %s of its time limit", Grace)
+		return row
+	default:
+		row.Status, row.Message = StatusFailed, fmt.Sprintf("%v%s", err, firstLine(stderr.String()))
+		return row
+	}
+	switch code {
+	case 0, 1, 3:
+	case 2:
+		row.Status, row.Message = StatusFailed, "cbreach refused the task"+firstLine(stderr.String())
+		return row
+	case 4:
+		row.Status, row.Message = StatusFailed, "internal inconsistency"+firstLine(stderr.String())
+		return row
+	default:
+		row.Status, row.Message = StatusFailed, fmt.Sprintf("exit status %d%s", code, firstLine(stderr.String()))
+		return row
+	}
+	var out output
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		row.Status, row.Message = StatusFailed, "cannot read cbreach's JSON: "+err.Error()
+		return row
+	}
+	row.Status = StatusDone
+	switch out.Verdict {
+	case "safe":
+		row.Verdict = VerdictTrue
+	case "violation":
+		row.Verdict = VerdictFalse
+		row.Fewest = out.Contexts
+		if j.Engine == "seq" {
+			row.Fewest = out.Rounds
+		}
+	case "unknown":
+		row.Message = out.Reason
+		switch {
+		case strings.HasPrefix(out.Reason, "time limit"):
+			row.Status = StatusTimeout
+		case strings.HasPrefix(out.Reason, "memory limit"):
+			row.Status = StatusMemory
+		case strings.HasPrefix(out.Reason, "cancelled"):
+			row.Status = StatusCancelled
+		}
+	default:
+		row.Status, row.Message = StatusFailed, fmt.Sprintf("cbreach answered %q", out.Verdict)
+	}
+	if row.Status == StatusCancelled && ctx.Err() == nil && runCtx.Err() != nil {
+		// Interrupted by the suite, past its time limit and the grace.
+		row.Status, row.Message = StatusTimeout, fmt.Sprintf("did not stop within %s of its time limit", Grace)
+	}
+	row.Judge()
+	return row
+}
+
+// firstLine is ": " and the first line of a message, or "".
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" {
+		return ""
+	}
+	return ": " + strings.TrimPrefix(s, "cbreach: ")
+}
+
+// Progress is the state of a run, for the progress line.
+type Progress struct {
+	Done, Running, Remaining, Wrong int
+}
+
+func (p Progress) String() string {
+	return fmt.Sprintf("%d done, %d running, %d remaining, %d wrong", p.Done, p.Running, p.Remaining, p.Wrong)
+}
+
+// RunLocal runs the jobs on n workers, each job in a process of its own,
+// and returns their rows in the order of the jobs. onProgress, when not
+// nil, is called (from one goroutine at a time) whenever a job starts or
+// ends. Cancelling ctx interrupts the running jobs; those not started are
+// cancelled.
+func RunLocal(ctx context.Context, jobs []Job, s Settings, n int, onProgress func(Progress)) []Row {
+	if n < 1 {
+		n = 1
+	}
+	rows := make([]Row, len(jobs))
+	var mu sync.Mutex
+	p := Progress{Remaining: len(jobs)}
+	report := func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		f()
+		if onProgress != nil {
+			onProgress(p)
+		}
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				report(func() { p.Remaining--; p.Running++ })
+				r := Run(ctx, &jobs[i], s)
+				report(func() {
+					rows[i] = r
+					p.Running--
+					p.Done++
+					if r.Correct != nil && !*r.Correct {
+						p.Wrong++
+					}
+				})
+			}
+		}()
+	}
+	for i := range jobs {
+		if ctx.Err() != nil {
+			rows[i] = NewRow(jobs[i].Task, jobs[i].Engine, jobs[i].Split)
+			rows[i].Status = StatusCancelled
+			continue
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			rows[i] = NewRow(jobs[i].Task, jobs[i].Engine, jobs[i].Split)
+			rows[i].Status = StatusCancelled
+		}
+	}
+	close(next)
+	wg.Wait()
+	return rows
+}

@@ -1,0 +1,524 @@
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The properties cbreach checks, named by the file name of a task's
+// property_file (benchmarks/tasks/properties holds both files).
+const (
+	UnreachError = "unreach-error.prp" // no assertion failure or error label is reachable
+	CubaTarget   = "cuba-target.prp"   // CUBA's target visible state is not reachable
+)
+
+// The units of a bound, as the options of a task name them.
+const (
+	Contexts    = "contexts"
+	Rounds      = "rounds"
+	Preemptions = "preemptions"
+)
+
+// The kinds of input.
+const (
+	KindPDS  = "pds"  // a program in cbreach's .pds language
+	KindBP   = "bp"   // a concurrent Boolean program
+	KindCUBA = "cuba" // a CUBA concurrent pushdown system (.pds, .init, .spec)
+)
+
+// Task is one task definition: the input, the property with its expected
+// verdict and cbreach's options. Paths are as the task file names them,
+// joined to the task file's directory.
+type Task struct {
+	File     string `json:"file"`            // the task definition, as found
+	Input    string `json:"input"`           // the program (.pds, .bp or CUBA's .pds)
+	Init     string `json:"init,omitempty"`  // CUBA: the initial configuration
+	Spec     string `json:"spec,omitempty"`  // CUBA: the target
+	Kind     string `json:"kind"`            // KindPDS, KindBP or KindCUBA
+	Property string `json:"property"`        // UnreachError or CubaTarget
+	Expected bool   `json:"expected"`        // the expected verdict: true is safe within the bound
+	ExpBound int    `json:"expected_bound"`  // the fewest contexts, rounds or preemptions of the violation; -1 when not given
+	Engine   string `json:"engine"`          // cbr (default), seq or explicit
+	Split    string `json:"split,omitempty"` // lazy or eager; "" when not given
+	Unit     string `json:"unit"`            // Contexts, Rounds or Preemptions
+	Bound    int    `json:"bound"`           // the bound, in Unit
+}
+
+// Warning is a remark on a task file that does not stop it: an unknown
+// key, a property cbreach does not check.
+type Warning struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (w Warning) String() string { return fmt.Sprintf("%s:%d: warning: %s", w.File, w.Line, w.Msg) }
+
+// Error is a malformed task file: file:line: message.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Collect lists the task files named by args: each argument is a task file
+// or a directory, searched recursively for .yml and .yaml files. The list
+// is sorted by path, without repeats.
+func Collect(args []string) ([]string, error) {
+	seen := map[string]bool{}
+	var files []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("cannot read %s: %v", a, err)
+		}
+		if !st.IsDir() {
+			add(a)
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && isTaskFile(p) {
+				add(p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func isTaskFile(p string) bool {
+	ext := strings.ToLower(filepath.Ext(p))
+	return ext == ".yml" || ext == ".yaml"
+}
+
+// ReadFile reads one task definition.
+func ReadFile(file string) (*Task, []Warning, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, nil, &Error{File: file, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	return Parse(file, src)
+}
+
+// reader keeps the file name and the warnings while a task is read.
+type reader struct {
+	file     string
+	warnings []Warning
+}
+
+func (r *reader) errorf(n *yaml.Node, format string, args ...any) error {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	return &Error{File: r.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (r *reader) warnf(n *yaml.Node, format string, args ...any) {
+	r.warnings = append(r.warnings, Warning{File: r.file, Line: n.Line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// entries returns the key/value pairs of a mapping, refusing a key given
+// twice.
+func (r *reader) entries(n *yaml.Node, what string) ([][2]*yaml.Node, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, r.errorf(n, "%s: want a mapping of keys to values, got %s", what, kindWords(n))
+	}
+	seen := map[string]int{}
+	var out [][2]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nil, r.errorf(k, "%s: a key must be a plain word", what)
+		}
+		if l, ok := seen[k.Value]; ok {
+			return nil, r.errorf(k, "%s: key %q given twice (first on line %d)", what, k.Value, l)
+		}
+		seen[k.Value] = k.Line
+		out = append(out, [2]*yaml.Node{k, v})
+	}
+	return out, nil
+}
+
+func kindWords(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			return "an empty list"
+		}
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	if n.Tag == "!!null" {
+		return "nothing"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}
+
+func (r *reader) str(n *yaml.Node, key string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" || n.Value == "" {
+		return "", r.errorf(n, "%s: want a string, got %s", key, kindWords(n))
+	}
+	return n.Value, nil
+}
+
+func (r *reader) boolean(n *yaml.Node, key string) (bool, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		var b bool
+		if err := n.Decode(&b); err == nil {
+			return b, nil
+		}
+	}
+	return false, r.errorf(n, "%s: want true or false, got %s", key, kindWords(n))
+}
+
+func (r *reader) count(n *yaml.Node, key string, min int) (int, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
+		v, err := strconv.Atoi(n.Value)
+		if err == nil && v >= min {
+			return v, nil
+		}
+	}
+	return 0, r.errorf(n, "%s: want a whole number of at least %d, got %s", key, min, kindWords(n))
+}
+
+// Parse reads a task definition from src; file names it in messages and
+// is the base of its relative paths.
+func Parse(file string, src []byte) (*Task, []Warning, error) {
+	r := &reader{file: file}
+	t, err := r.parse(src)
+	return t, r.warnings, err
+}
+
+func (r *reader) parse(src []byte) (*Task, error) {
+	file := r.file
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, &Error{File: file, Line: yamlLine(err), Msg: yamlMessage(err)}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, &Error{File: file, Line: 1, Msg: "empty task definition: want format_version, input_files, properties and options"}
+	}
+	top, err := r.entries(doc.Content[0], "task definition")
+	if err != nil {
+		return nil, err
+	}
+	t := &Task{File: file, ExpBound: -1, Engine: "cbr"}
+	var inputs, props, opts, version *yaml.Node
+	for _, kv := range top {
+		switch kv[0].Value {
+		case "format_version":
+			version = kv[1]
+		case "input_files":
+			inputs = kv[1]
+		case "properties":
+			props = kv[1]
+		case "options":
+			opts = kv[1]
+		default:
+			r.warnf(kv[0], "unknown key %q (ignored)", kv[0].Value)
+		}
+	}
+	root := doc.Content[0]
+	switch {
+	case version == nil:
+		return nil, r.errorf(root, "missing format_version: want format_version: '2.0'")
+	case version.Kind != yaml.ScalarNode || version.Value != "2.0":
+		return nil, r.errorf(version, "format_version: want '2.0', got %s", kindWords(version))
+	case inputs == nil:
+		return nil, r.errorf(root, "missing input_files: want the program to check")
+	case props == nil:
+		return nil, r.errorf(root, "missing properties: want one property with its expected_verdict")
+	case opts == nil:
+		return nil, r.errorf(root, "missing options: want the bound (contexts, rounds or preemptions)")
+	}
+	var propNode *yaml.Node
+	if err := r.properties(t, props, &propNode); err != nil {
+		return nil, err
+	}
+	if err := r.options(t, opts); err != nil {
+		return nil, err
+	}
+	if err := r.inputs(t, inputs); err != nil {
+		return nil, err
+	}
+	if !t.Expected && t.ExpBound > t.Bound {
+		return nil, r.errorf(propNode, "expected_bound %d is above the bound (%s: %d): the violation cannot be found, so the expected verdict would be true", t.ExpBound, t.Unit, t.Bound)
+	}
+	return t, nil
+}
+
+// properties reads the list of properties: exactly one of cbreach's.
+func (r *reader) properties(t *Task, n *yaml.Node, at **yaml.Node) error {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		return r.errorf(n, "properties: want a list of properties, each with property_file and expected_verdict, got %s", kindWords(n))
+	}
+	found := 0
+	for _, p := range n.Content {
+		kvs, err := r.entries(p, "property")
+		if err != nil {
+			return err
+		}
+		var file, verdict, bound *yaml.Node
+		for _, kv := range kvs {
+			switch kv[0].Value {
+			case "property_file":
+				file = kv[1]
+			case "expected_verdict":
+				verdict = kv[1]
+			case "expected_bound":
+				bound = kv[1]
+			default:
+				r.warnf(kv[0], "unknown key %q in a property (ignored)", kv[0].Value)
+			}
+		}
+		if file == nil {
+			return r.errorf(p, "property without property_file")
+		}
+		pf, err := r.str(file, "property_file")
+		if err != nil {
+			return err
+		}
+		name := filepath.Base(pf)
+		if name != UnreachError && name != CubaTarget {
+			r.warnf(file, "property %s is not one cbreach checks (%s or %s): ignored", pf, UnreachError, CubaTarget)
+			continue
+		}
+		if found++; found > 1 {
+			return r.errorf(file, "a second property cbreach checks: a task has one (write one task per property)")
+		}
+		if _, err := os.Stat(r.join(pf)); err != nil {
+			return r.errorf(file, "property_file %s: no such file (benchmarks/tasks/properties has %s and %s)", pf, UnreachError, CubaTarget)
+		}
+		t.Property, *at = name, p
+		if verdict == nil {
+			return r.errorf(p, "property %s without expected_verdict (true: no violation within the bound; false: a violation)", name)
+		}
+		if t.Expected, err = r.boolean(verdict, "expected_verdict"); err != nil {
+			return err
+		}
+		if bound != nil {
+			if t.Expected {
+				return r.errorf(bound, "expected_bound goes with expected_verdict: false (the fewest contexts, rounds or preemptions of the violation)")
+			}
+			if t.ExpBound, err = r.count(bound, "expected_bound", 0); err != nil {
+				return err
+			}
+		}
+	}
+	if found == 0 {
+		return r.errorf(n, "no property cbreach checks: want property_file %s or %s", UnreachError, CubaTarget)
+	}
+	return nil
+}
+
+// options reads cbreach's settings: engine, split and exactly one bound.
+func (r *reader) options(t *Task, n *yaml.Node) error {
+	kvs, err := r.entries(n, "options")
+	if err != nil {
+		return err
+	}
+	var unitKey *yaml.Node
+	for _, kv := range kvs {
+		k, v := kv[0], kv[1]
+		switch k.Value {
+		case "engine":
+			if t.Engine, err = r.str(v, "engine"); err != nil {
+				return err
+			}
+			if t.Engine != "cbr" && t.Engine != "seq" && t.Engine != "explicit" {
+				return r.errorf(v, "engine: want cbr, seq or explicit, got %q", t.Engine)
+			}
+		case "split":
+			if t.Split, err = r.str(v, "split"); err != nil {
+				return err
+			}
+			if t.Split != "lazy" && t.Split != "eager" {
+				return r.errorf(v, "split: want lazy or eager, got %q", t.Split)
+			}
+		case Contexts, Rounds, Preemptions:
+			if unitKey != nil {
+				return r.errorf(k, "options: %s and %s both given: the bound has one unit", unitKey.Value, k.Value)
+			}
+			unitKey = k
+			min := 1
+			if k.Value == Preemptions {
+				min = 0
+			}
+			if t.Bound, err = r.count(v, k.Value, min); err != nil {
+				return err
+			}
+			t.Unit = k.Value
+		default:
+			r.warnf(k, "unknown key %q in options (ignored)", k.Value)
+		}
+	}
+	if unitKey == nil {
+		return r.errorf(n, "options: no bound: give one of contexts, rounds or preemptions")
+	}
+	return nil
+}
+
+// join resolves a path of the task file against its directory.
+func (r *reader) join(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(r.file), p)
+}
+
+// inputs reads input_files: one program, or a CUBA system's .pds with its
+// .init and .spec (found beside the .pds when not listed).
+func (r *reader) inputs(t *Task, n *yaml.Node) error {
+	var items []*yaml.Node
+	switch n.Kind {
+	case yaml.ScalarNode:
+		items = []*yaml.Node{n}
+	case yaml.SequenceNode:
+		items = n.Content
+	}
+	if len(items) == 0 {
+		return r.errorf(n, "input_files: want a file or a list of files, got %s", kindWords(n))
+	}
+	byExt := map[string]*yaml.Node{}
+	for _, it := range items {
+		p, err := r.str(it, "input_files")
+		if err != nil {
+			return err
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if prev, ok := byExt[ext]; ok {
+			return r.errorf(it, "input_files: a second %s file (the first is %s)", ext, prev.Value)
+		}
+		byExt[ext] = it
+		if _, err := os.Stat(r.join(p)); err != nil {
+			return r.errorf(it, "input file %s: no such file", p)
+		}
+		switch ext {
+		case ".pds":
+			t.Input = r.join(p)
+		case ".bp":
+			t.Input = r.join(p)
+		case ".init":
+			t.Init = r.join(p)
+		case ".spec":
+			t.Spec = r.join(p)
+		default:
+			return r.errorf(it, "input_files: %s is none of .pds, .bp, .init, .spec", p)
+		}
+	}
+	pds, bp := byExt[".pds"], byExt[".bp"]
+	switch {
+	case pds != nil && bp != nil:
+		return r.errorf(bp, "input_files: one program per task, not a .pds and a .bp")
+	case pds == nil && bp == nil:
+		return r.errorf(n, "input_files: no program (.pds or .bp)")
+	}
+	if t.Property == CubaTarget {
+		if pds == nil {
+			return r.errorf(n, "input_files: %s needs a CUBA system (.pds with .init and .spec)", CubaTarget)
+		}
+		t.Kind = KindCUBA
+		base := strings.TrimSuffix(t.Input, filepath.Ext(t.Input))
+		for _, f := range []struct {
+			p   *string
+			ext string
+		}{{&t.Init, ".init"}, {&t.Spec, ".spec"}} {
+			if *f.p != "" {
+				continue
+			}
+			if _, err := os.Stat(base + f.ext); err != nil {
+				return r.errorf(n, "input_files: the CUBA system %s has no %s beside it; list it in input_files", pds.Value, f.ext)
+			}
+			*f.p = base + f.ext
+		}
+		return nil
+	}
+	if t.Init != "" || t.Spec != "" {
+		return r.errorf(n, "input_files: a .init or .spec belongs to a CUBA system, whose property is %s", CubaTarget)
+	}
+	t.Kind = KindPDS
+	if bp != nil {
+		t.Kind = KindBP
+	}
+	return nil
+}
+
+// Check says why a task cannot run with the engine and split (after the
+// command's overrides), or "" when it can.
+func Check(eng, split string, t *Task) string {
+	switch {
+	case t.Unit == Rounds && eng != "seq":
+		return fmt.Sprintf("a bound in rounds needs engine seq, not %s", eng)
+	case t.Unit != Rounds && eng == "seq":
+		return fmt.Sprintf("engine seq counts rounds, not %s", t.Unit)
+	case split != "" && eng == "explicit":
+		return "engine explicit takes no split"
+	case t.Kind == KindCUBA && eng == "seq":
+		return "engine seq checks error labels only, not CUBA targets"
+	}
+	return ""
+}
+
+// yamlLine and yamlMessage take the line out of the YAML library's
+// error ("yaml: line 3: ...").
+func yamlLine(err error) int {
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		var n int
+		if _, e := fmt.Sscanf(msg[i:], "line %d", &n); e == nil {
+			return n
+		}
+	}
+	return 0
+}
+
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if i := strings.Index(msg, "line "); i == 0 {
+		if j := strings.Index(msg, ": "); j >= 0 {
+			msg = msg[j+2:]
+		}
+	}
+	return "not valid YAML: " + msg
+}

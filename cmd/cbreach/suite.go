@@ -1,0 +1,351 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
+	"github.com/spf13/pflag"
+)
+
+// `cbreach suite` runs task definitions (docs/tasks.md): on the local
+// cores, each task in a process of its own, or as one Slurm job array.
+// The task reader, the runs, the scoring and the tables are in package
+// internal/suite.
+
+// Exit status of cbreach suite.
+const (
+	suiteOK          = 0 // no verdict is wrong
+	suiteWrong       = 1 // a verdict is wrong
+	suiteUsage       = 2 // bad usage or a malformed task file
+	suiteInterrupted = 3 // interrupted (Ctrl-C); the finished results are kept
+	suiteInternal    = 4 // a task's trace failed its replay (an internal inconsistency), nothing wrong
+)
+
+type suiteConfig struct {
+	jobs       int
+	timeout    time.Duration
+	maxMemory  string
+	engine     string
+	split      string
+	json       bool
+	csv        string
+	md         string
+	jsonFile   string
+	slurm      bool
+	slurmDir   string
+	partition  string
+	slurmArgs  string
+	chunk      int
+	cpus       int
+	scriptOnly bool
+	poll       time.Duration
+	element    int
+}
+
+func suiteUsageText(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, `Usage: cbreach suite [flags] FILES-or-DIRS...
+
+Runs task definitions (SV-COMP's format, docs/tasks.md): each .yml or
+.yaml file named, or found under a directory named, is one task: a
+program, its property with the expected verdict, and cbreach's options
+(engine, split, and the bound in contexts, rounds or preemptions). The
+tasks run on every core by default, each in a process of its own under
+the time and memory limits, or with --slurm as one Slurm job array. The
+table of results (task, expected and actual verdict, correct, wrong or
+unknown, fewest count against the expected one, time, peak memory) goes
+to standard output as Markdown, or as JSON with --json; rows are sorted
+by task file. Scores as SV-COMP: a correct true +2, a correct false +1,
+a wrong false -16, a wrong true -32, unknown 0; a false verdict with the
+wrong fewest count is wrong.
+
+Examples:
+  cbreach suite benchmarks/tasks
+  cbreach suite --jobs 1 --timeout 60s --csv results.csv benchmarks/tasks/models
+  cbreach suite --slurm --slurm-partition debug benchmarks/tasks
+
+Flags:
+`)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, `
+Exit status: 0 no verdict is wrong, 1 a verdict is wrong, 2 bad usage or a
+malformed task file, 3 interrupted (the finished results are kept, the
+others are cancelled), 4 a task's result failed its internal check.
+`)
+}
+
+func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
+	var c suiteConfig
+	fs := pflag.NewFlagSet("cbreach suite", pflag.ContinueOnError)
+	fs.SortFlags = false
+	ncpu := runtime.NumCPU()
+	fs.IntVarP(&c.jobs, "jobs", "j", ncpu, "run `N` tasks at a time, each in a process of its own, by default one per core")
+	fs.DurationVar(&c.timeout, "timeout", 15*time.Minute, "time limit of each task, a `DURATION`; 0 means none")
+	fs.StringVar(&c.maxMemory, "max-memory", "", "memory limit of each task (`SIZE`, e.g. 4GiB); default the machine's memory divided by --jobs (4GiB with --slurm); 0 means none")
+	fs.StringVar(&c.engine, "engine", "", "run every task with `ENGINE` cbr, seq or explicit, whatever its options say")
+	fs.StringVar(&c.split, "split", "", "run every task with `MODE` lazy or eager, whatever its options say")
+	fs.BoolVar(&c.json, "json", false, "print the table as one JSON object instead of Markdown")
+	fs.StringVar(&c.md, "md", "", "also write the table as Markdown to `FILE`")
+	fs.StringVar(&c.csv, "csv", "", "also write the table as CSV to `FILE`")
+	fs.StringVar(&c.jsonFile, "json-file", "", "also write the table as JSON to `FILE`")
+	fs.BoolVar(&c.slurm, "slurm", false, "run the tasks as one Slurm job array (sbatch), wait for it and collect the results")
+	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs and the results, on a filesystem the nodes share (default cbreach-slurm/ and the date and time)")
+	fs.StringVar(&c.partition, "slurm-partition", "", "Slurm: submit to `PARTITION`")
+	fs.StringVar(&c.slurmArgs, "slurm-args", "", "Slurm: more sbatch `OPTIONS`, written on one #SBATCH line (e.g. '--account=x --qos=y')")
+	fs.IntVar(&c.chunk, "slurm-chunk", 1, "Slurm: `N` tasks per array element, run one after the other")
+	fs.IntVar(&c.cpus, "slurm-cpus", 1, "Slurm: `N` CPUs per task (--cpus-per-task; each task's GOMAXPROCS)")
+	fs.BoolVar(&c.scriptOnly, "slurm-script-only", false, "Slurm: write the script and its files, print its path, and do not submit it")
+	fs.DurationVar(&c.poll, "slurm-poll", 2*time.Second, "Slurm: ask squeue every `DURATION`")
+	fs.IntVar(&c.element, "slurm-element", -1, "run array element `N` of --slurm-dir (what the script runs)")
+	fs.MarkHidden("slurm-element")
+	help := fs.BoolP("help", "h", false, "print this help and exit")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", err)
+		return suiteUsage
+	}
+	if *help {
+		suiteUsageText(stdout, fs)
+		return suiteOK
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: cannot find the cbreach binary: %v\n", err)
+		return suiteUsage
+	}
+	if c.element >= 0 {
+		if c.slurmDir == "" {
+			fmt.Fprintln(stderr, "cbreach suite: --slurm-element needs --slurm-dir")
+			return suiteUsage
+		}
+		if err := suite.RunElement(ctx, c.slurmDir, c.element, exe); err != nil {
+			fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+			return suiteInterrupted
+		}
+		return suiteOK
+	}
+	if err := checkSuiteFlags(&c, fs); err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", err)
+		return suiteUsage
+	}
+	s := suite.Settings{Exe: exe, Engine: c.engine, Split: c.split, Timeout: c.timeout}
+	if c.maxMemory == "" {
+		s.MaxMemory = defaultSuiteMemory(c.jobs, c.slurm)
+	} else if s.MaxMemory, err = parseSize(c.maxMemory); err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: --max-memory: %v\n", err)
+		return suiteUsage
+	}
+	// The jobs share the cores.
+	s.GoMaxProcs = max(1, ncpu/c.jobs)
+
+	files, err := suite.Collect(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		return suiteUsage
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "cbreach suite: no task files (.yml, .yaml) in %s\n", strings.Join(fs.Args(), " "))
+		return suiteUsage
+	}
+	jobs := make([]suite.Job, 0, len(files))
+	bad := 0
+	for _, f := range files {
+		t, warnings, err := suite.ReadFile(f)
+		for _, w := range warnings {
+			fmt.Fprintln(stderr, w)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			bad++
+			continue
+		}
+		jobs = append(jobs, suite.Prepare(t, s))
+	}
+	if bad > 0 {
+		fmt.Fprintf(stderr, "cbreach suite: %d malformed task files; nothing was run\n", bad)
+		return suiteUsage
+	}
+
+	var rows []suite.Row
+	interrupted := false
+	if c.slurm {
+		var code int
+		rows, code = runSlurm(ctx, &c, jobs, s, stdout, stderr, tty)
+		if rows == nil {
+			return code
+		}
+		interrupted = code == suiteInterrupted
+	} else {
+		var onProgress func(suite.Progress)
+		var mu sync.Mutex
+		if tty {
+			onProgress = func(p suite.Progress) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintf(stderr, "\r\033[Kcbreach suite: %s", p)
+			}
+		}
+		rows = suite.RunLocal(ctx, jobs, s, c.jobs, onProgress)
+		if tty {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
+		interrupted = ctx.Err() != nil
+	}
+	return finishSuite(&c, rows, interrupted, stdout, stderr)
+}
+
+// checkSuiteFlags checks the flags that do not need the tasks.
+func checkSuiteFlags(c *suiteConfig, fs *pflag.FlagSet) error {
+	switch {
+	case fs.NArg() == 0:
+		return fmt.Errorf("no task files or directories")
+	case c.jobs < 1:
+		return fmt.Errorf("--jobs: need at least 1, got %d", c.jobs)
+	case c.timeout < 0:
+		return fmt.Errorf("--timeout: need 0 or more, got %s", c.timeout)
+	case c.engine != "" && c.engine != "cbr" && c.engine != "seq" && c.engine != "explicit":
+		return fmt.Errorf("--engine: want cbr, seq or explicit, got %q", c.engine)
+	case c.split != "" && c.split != "lazy" && c.split != "eager":
+		return fmt.Errorf("--split: want lazy or eager, got %q", c.split)
+	case c.chunk < 1:
+		return fmt.Errorf("--slurm-chunk: need at least 1, got %d", c.chunk)
+	case c.cpus < 1:
+		return fmt.Errorf("--slurm-cpus: need at least 1, got %d", c.cpus)
+	case c.poll <= 0:
+		return fmt.Errorf("--slurm-poll: need a positive duration, got %s", c.poll)
+	}
+	if !c.slurm {
+		for _, f := range []string{"slurm-dir", "slurm-partition", "slurm-args", "slurm-chunk", "slurm-cpus", "slurm-script-only", "slurm-poll"} {
+			if fs.Changed(f) {
+				return fmt.Errorf("--%s goes with --slurm", f)
+			}
+		}
+	} else if fs.Changed("jobs") {
+		return fmt.Errorf("--jobs does not go with --slurm: the cluster runs as many tasks at a time as it has room for (--slurm-chunk groups tasks)")
+	}
+	if c.scriptOnly {
+		for _, f := range []string{"json", "md", "csv", "json-file"} {
+			if fs.Changed(f) {
+				return fmt.Errorf("--%s does not go with --slurm-script-only, which runs nothing", f)
+			}
+		}
+	}
+	return nil
+}
+
+// defaultSuiteMemory is each task's share of the machine's memory, or
+// 4GiB for a cluster (whose nodes are not this machine).
+func defaultSuiteMemory(jobs int, slurm bool) int64 {
+	if slurm {
+		return 4 << 30
+	}
+	total, err := parseSize(defaultMemory()) // three quarters of the memory
+	if err != nil {
+		return 4 << 30
+	}
+	return total * 4 / 3 / int64(jobs)
+}
+
+// runSlurm writes the script, submits it, waits and collects the rows; it
+// returns nil rows and an exit status when there is nothing to show.
+func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Settings, stdout, stderr io.Writer, tty bool) ([]suite.Row, int) {
+	dir := c.slurmDir
+	if dir == "" {
+		dir = filepath.Join("cbreach-slurm", time.Now().Format("20060102-150405"))
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		return nil, suiteUsage
+	}
+	sl := &suite.Slurm{Dir: dir, Partition: c.partition, Args: c.slurmArgs, Chunk: c.chunk, CPUs: c.cpus, Poll: c.poll}
+	script, err := sl.WriteScript(jobs, s)
+	if err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: writing the Slurm script: %v\n", err)
+		return nil, suiteUsage
+	}
+	if c.scriptOnly {
+		fmt.Fprintln(stdout, script)
+		return nil, suiteOK
+	}
+	id, err := suite.Submit(ctx, script)
+	if err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		return nil, suiteUsage
+	}
+	fmt.Fprintf(stderr, "cbreach suite: submitted job %s (%d array elements, %d tasks); script %s\n", id, sl.Elements(len(jobs)), len(jobs), script)
+	var progress func(done, queued int)
+	if tty {
+		progress = func(done, queued int) {
+			fmt.Fprintf(stderr, "\r\033[Kcbreach suite: job %s: %d done, %d remaining, %d array elements in the queue", id, done, len(jobs)-done, queued)
+		}
+	}
+	err = sl.Wait(ctx, id, len(jobs), progress)
+	if tty {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	code := suiteOK
+	if err != nil {
+		if ctx.Err() == nil {
+			fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		}
+		code = suiteInterrupted
+	}
+	return sl.Collect(jobs, ctx.Err() != nil), code
+}
+
+// finishSuite writes the tables and says the exit status.
+func finishSuite(c *suiteConfig, rows []suite.Row, interrupted bool, stdout, stderr io.Writer) int {
+	code := suiteOK
+	write := func(file string, f func(io.Writer, []suite.Row) error) {
+		if file == "" {
+			return
+		}
+		out, err := os.Create(file)
+		if err == nil {
+			err = f(out, rows)
+			if cerr := out.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+			code = suiteUsage
+		}
+	}
+	write(c.md, suite.WriteMarkdown)
+	write(c.csv, suite.WriteCSV)
+	write(c.jsonFile, suite.WriteJSON)
+	if c.json {
+		suite.WriteJSON(stdout, rows)
+	} else {
+		suite.WriteMarkdown(stdout, rows)
+	}
+	sum := suite.Summarize(rows)
+	if c.json {
+		fmt.Fprintln(stderr, "cbreach suite:", sum)
+	}
+	internal := false
+	for _, r := range rows {
+		if r.Status == suite.StatusFailed && strings.HasPrefix(r.Message, "internal inconsistency") {
+			internal = true
+		}
+	}
+	switch {
+	case sum.Wrong() > 0:
+		return suiteWrong
+	case interrupted:
+		return suiteInterrupted
+	case internal:
+		return suiteInternal
+	}
+	return code
+}

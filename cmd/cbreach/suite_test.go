@@ -1,0 +1,363 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
+	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// cbreachBinary builds the command once for the tests that run it as a
+// separate process.
+func cbreachBinary(t *testing.T) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cbreach-suite-test")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "cbreach")
+		out, err := exec.Command(gobin, "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = &buildError{string(out)}
+		}
+	})
+	require.NoError(t, binErr)
+	return binPath
+}
+
+type buildError struct{ out string }
+
+func (e *buildError) Error() string { return "go build: " + e.out }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// runSuiteCmd runs "cbreach suite ARGS" and returns its standard output,
+// standard error and exit status.
+func runSuiteCmd(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(cbreachBinary(t), append([]string{"suite"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func readReport(t *testing.T, out string) *suite.Report {
+	t.Helper()
+	rep, err := suite.ReadJSON(strings.NewReader(out))
+	require.NoError(t, err, out)
+	return rep
+}
+
+// withoutMeasures drops what varies from run to run: time and memory.
+func withoutMeasures(rows []suite.Row) []suite.Row {
+	out := append([]suite.Row(nil), rows...)
+	for i := range out {
+		out[i].TimeS, out[i].PeakMiB = 0, 0
+	}
+	return out
+}
+
+const examplesTasks = "../../benchmarks/tasks/examples"
+
+// TestSuiteExamples runs the examples' tasks end to end, two at a time and
+// one at a time: every verdict correct, rows sorted by file, the same
+// table both times but for time and memory.
+func TestSuiteExamples(t *testing.T) {
+	out, stderr, code := runSuiteCmd(t, "--json", "--jobs", "2", "--timeout", "60s", examplesTasks)
+	require.Equal(t, 0, code, stderr)
+	rep := readReport(t, out)
+	require.Len(t, rep.Tasks, 12)
+	for i, r := range rep.Tasks {
+		require.Equal(t, suite.StatusDone, r.Status, "%+v", r)
+		require.Equal(t, "correct", r.Outcome(), "%+v", r)
+		require.Greater(t, r.PeakMiB, 1.0, "%+v", r)
+		if i > 0 {
+			require.Less(t, rep.Tasks[i-1].File, r.File)
+		}
+	}
+	require.Equal(t, 6*2+6*1, rep.Score)
+	require.Contains(t, stderr, "12 tasks: 12 correct (6 true, 6 false), 0 wrong")
+
+	md, stderr, code := runSuiteCmd(t, "--jobs", "1", "--timeout", "60s", "--csv", filepath.Join(t.TempDir(), "t.csv"), examplesTasks)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, md, "| ../../benchmarks/tasks/examples/bluetooth-k5.yml | cbr lazy | 5 contexts | false | false | correct | 5 | 5 (matches) | done |")
+	out2, _, code := runSuiteCmd(t, "--json", "--jobs", "1", "--timeout", "60s", examplesTasks)
+	require.Equal(t, 0, code)
+	require.Equal(t, withoutMeasures(rep.Tasks), withoutMeasures(readReport(t, out2).Tasks))
+}
+
+// writeTask writes a task file into dir.
+func writeTask(t *testing.T, dir, name, input, verdict, options string) {
+	t.Helper()
+	abs, err := filepath.Abs(input)
+	require.NoError(t, err)
+	props, err := filepath.Abs("../../benchmarks/tasks/properties")
+	require.NoError(t, err)
+	prop := "unreach-error.prp"
+	if strings.HasSuffix(name, "-cuba.yml") {
+		prop = "cuba-target.prp"
+	}
+	src := "format_version: '2.0'\ninput_files: '" + abs + "'\nproperties:\n  - property_file: " + filepath.Join(props, prop) +
+		"\n    " + verdict + "\noptions:\n" + options
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+}
+
+// TestSuiteVerdicts: wrong verdicts count as wrong (exit 1, scored), a
+// bound whose unit does not fit the engine fails in its row, the flags
+// override the options, a malformed task stops the suite (exit 2).
+func TestSuiteVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	bt := "../../examples/bluetooth.pds"
+	writeTask(t, dir, "a-wrong-true.yml", bt, "expected_verdict: false", "  contexts: 4\n")
+	writeTask(t, dir, "b-wrong-fewest.yml", bt, "expected_verdict: false\n    expected_bound: 4", "  contexts: 5\n")
+	writeTask(t, dir, "c-rounds-cbr.yml", bt, "expected_verdict: true", "  engine: cbr\n  rounds: 1\n")
+	writeTask(t, dir, "d-right.yml", bt, "expected_verdict: true", "  engine: cbr\n  split: eager\n  contexts: 3\n")
+	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "60s", dir)
+	require.Equal(t, 1, code, stderr)
+	rep := readReport(t, out)
+	require.Len(t, rep.Tasks, 4)
+	get := func(i int) *suite.Row { return &rep.Tasks[i] }
+	require.Equal(t, "wrong", get(0).Outcome())
+	require.Equal(t, -32, get(0).Score)
+	require.Equal(t, "wrong", get(1).Outcome())
+	require.Equal(t, -16, get(1).Score)
+	require.Equal(t, 5, *get(1).Fewest)
+	require.False(t, *get(1).FewestMatches)
+	require.Equal(t, suite.StatusFailed, get(2).Status)
+	require.Equal(t, "a bound in rounds needs engine seq, not cbr", get(2).Message)
+	require.Nil(t, get(2).Correct)
+	require.Equal(t, "correct", get(3).Outcome())
+	require.Equal(t, "eager", get(3).Split)
+	require.Equal(t, -32-16+2, rep.Score)
+
+	// --engine explicit for every task: the rounds task still fails, the
+	// split of d is refused (explicit takes none), the others run.
+	out, _, code = runSuiteCmd(t, "--json", "--engine", "explicit", "--timeout", "60s", dir)
+	require.Equal(t, 1, code)
+	rep = readReport(t, out)
+	require.Equal(t, "explicit", get(0).Engine)
+	require.Equal(t, "wrong", get(0).Outcome())
+	require.Equal(t, "a bound in rounds needs engine seq, not explicit", get(2).Message)
+	require.Equal(t, "engine explicit takes no split", get(3).Message)
+
+	// A malformed task: nothing runs, file:line on standard error.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "e-bad.yml"), []byte("format_version: '2.0'\ninput_files: x.pds\nproperties: []\noptions: {contexts: 1}\nextra: 1\n"), 0o644))
+	out, stderr, code = runSuiteCmd(t, "--json", dir)
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "e-bad.yml:5: warning: unknown key \"extra\" (ignored)")
+	require.Contains(t, stderr, "e-bad.yml:3: properties: want a list of properties")
+	require.Contains(t, stderr, "1 malformed task files; nothing was run")
+
+	_, stderr, code = runSuiteCmd(t, "--jobs", "0", dir)
+	require.Equal(t, 2, code, stderr)
+	_, stderr, code = runSuiteCmd(t, "--slurm-chunk", "2", dir)
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "--slurm-chunk goes with --slurm")
+	_, _, code = runSuiteCmd(t)
+	require.Equal(t, 2, code)
+}
+
+// TestSuiteLimits: a task stopped by its time limit is a timeout, one
+// stopped by its memory limit is memory; both unknown, neither wrong.
+func TestSuiteLimits(t *testing.T) {
+	dir := t.TempDir()
+	writeTask(t, dir, "slow.yml", "testdata/limits/threads1000.pds", "expected_verdict: true", "  contexts: 6\n")
+	start := time.Now()
+	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "1s", dir)
+	require.Equal(t, 0, code, stderr)
+	require.Less(t, time.Since(start), 30*time.Second)
+	r := readReport(t, out).Tasks[0]
+	require.Equal(t, suite.StatusTimeout, r.Status)
+	require.Equal(t, "unknown", r.Outcome())
+	require.Contains(t, r.Message, "time limit reached")
+
+	dir = t.TempDir()
+	writeTask(t, dir, "big.yml", "../../benchmarks/models/vector-java5-b8.pds", "expected_verdict: true", "  split: eager\n  contexts: 2\n")
+	out, stderr, code = runSuiteCmd(t, "--json", "--max-memory", "20MiB", "--timeout", "60s", dir)
+	require.Equal(t, 0, code, stderr)
+	r = readReport(t, out).Tasks[0]
+	require.Equal(t, suite.StatusMemory, r.Status, "%+v", r)
+	require.Equal(t, "unknown", r.Outcome())
+}
+
+// cubaSuite is CUBA's pldi18 suite, where the shared folder keeps it, or
+// "" when it is absent.
+func cubaSuite() string {
+	for _, d := range []string{filepath.Join("..", "..", "..", "shared", "benchmarks", "cuba-pldi18"), "/work/shared/benchmarks/cuba-pldi18"} {
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
+	}
+	return ""
+}
+
+// TestSuiteCUBA runs tasks on CUBA's systems in place (the suite stays
+// outside the repository): the fewest contexts of CUBA's table.
+func TestSuiteCUBA(t *testing.T) {
+	cdir := cubaSuite()
+	if cdir == "" {
+		t.Skip("CUBA's pldi18 suite is absent (see docs/benchmarks.md): skipping")
+	}
+	dir := t.TempDir()
+	sys := func(n string) string { return filepath.Join(cdir, "01_Bluetooth-1", n+".pds") }
+	writeTask(t, dir, "bt11-k4-cuba.yml", sys("Bluetooth1-11"), "expected_verdict: false\n    expected_bound: 4", "  contexts: 4\n")
+	writeTask(t, dir, "bt11-k3-cuba.yml", sys("Bluetooth1-11"), "expected_verdict: true", "  engine: explicit\n  contexts: 3\n")
+	writeTask(t, dir, "bt12-k3-cuba.yml", sys("Bluetooth1-12"), "expected_verdict: false\n    expected_bound: 3", "  split: eager\n  contexts: 3\n")
+	writeTask(t, dir, "bt12-seq-cuba.yml", sys("Bluetooth1-12"), "expected_verdict: false", "  engine: seq\n  rounds: 3\n")
+	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "60s", dir)
+	require.Equal(t, 0, code, stderr)
+	rep := readReport(t, out)
+	var outcomes []string
+	for _, r := range rep.Tasks {
+		outcomes = append(outcomes, r.Outcome()+" "+r.Status)
+	}
+	require.Equal(t, []string{"correct done", "correct done", "correct done", "unknown failed"}, outcomes)
+	require.Equal(t, "engine seq checks error labels only, not CUBA targets", rep.Tasks[3].Message)
+}
+
+// TestSuiteInterrupt: Ctrl-C stops the running tasks; the finished rows
+// are kept, the others are cancelled, and the exit status is 3.
+func TestSuiteInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	writeTask(t, dir, "a-quick.yml", "../../examples/recursion.pds", "expected_verdict: false\n    expected_bound: 2", "  contexts: 2\n")
+	for _, n := range []string{"b", "c", "d"} {
+		writeTask(t, dir, n+"-slow.yml", "testdata/limits/threads1000.pds", "expected_verdict: true", "  contexts: 6\n")
+	}
+	cmd := exec.Command(cbreachBinary(t), "suite", "--json", "--jobs", "1", dir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	time.Sleep(3 * time.Second)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("cbreach suite did not stop within 60 s of SIGINT")
+	}
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, stderr.String())
+	require.Equal(t, 3, exit.ExitCode(), stderr.String())
+	rep := readReport(t, stdout.String())
+	require.Len(t, rep.Tasks, 4)
+	require.Equal(t, "correct", rep.Tasks[0].Outcome())
+	for _, r := range rep.Tasks[1:] {
+		require.Equal(t, suite.StatusCancelled, r.Status, "%+v", r)
+		require.Nil(t, r.Correct)
+	}
+}
+
+// TestSuiteSlurm runs the examples' tasks through a real Slurm cluster
+// (benchmarks/slurm/local-cluster.sh starts one on this machine) and
+// checks that the table is the local one but for time and memory.
+func TestSuiteSlurm(t *testing.T) {
+	tier.SkipUnlessLong(t, "submits a job array to Slurm and waits for it")
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		t.Skip("no sbatch: start a cluster with benchmarks/slurm/local-cluster.sh")
+	}
+	local, stderr, code := runSuiteCmd(t, "--json", "--timeout", "60s", examplesTasks)
+	require.Equal(t, 0, code, stderr)
+	dir := t.TempDir()
+	// Two tasks per array element, and one more #SBATCH option passed on.
+	slurm, stderr, code := runSuiteCmd(t, "--json", "--slurm", "--timeout", "60s", "--max-memory", "1GiB", "--slurm-dir", dir,
+		"--slurm-chunk", "2", "--slurm-poll", "1s", "--slurm-args", "--comment=cbreach-test", examplesTasks)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "submitted job")
+	lrep, srep := readReport(t, local), readReport(t, slurm)
+	require.Equal(t, withoutMeasures(lrep.Tasks), withoutMeasures(srep.Tasks))
+	require.Equal(t, lrep.Score, srep.Score)
+	for _, r := range srep.Tasks {
+		require.Greater(t, r.PeakMiB, 1.0, "%+v", r)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, "suite.sbatch"))
+	require.NoError(t, err)
+	require.Contains(t, string(script), "#SBATCH --array=0-5\n")
+	require.Contains(t, string(script), "#SBATCH --mem=1536M\n")
+	var m struct{ Jobs []json.RawMessage }
+	b, err := os.ReadFile(filepath.Join(dir, "jobs.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Len(t, m.Jobs, 12)
+
+	// --slurm-script-only writes the script and prints its path.
+	script2 := filepath.Join(t.TempDir(), "by-hand")
+	out, stderr, code := runSuiteCmd(t, "--slurm", "--slurm-script-only", "--slurm-dir", script2, examplesTasks)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, filepath.Join(script2, "suite.sbatch")+"\n", out)
+	require.FileExists(t, filepath.Join(script2, "jobs.json"))
+}
+
+// TestSuiteProgressAndFiles runs the command in this process on tasks
+// that fail before they start (their bound does not fit the engine), so
+// that no task process is needed: the progress line shows only on a
+// terminal, and --md, --csv and --json-file write the table.
+func TestSuiteProgressAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	bt := "../../examples/bluetooth.pds"
+	writeTask(t, dir, "a.yml", bt, "expected_verdict: true", "  rounds: 1\n")
+	writeTask(t, dir, "b.yml", bt, "expected_verdict: true", "  engine: seq\n  contexts: 1\n")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, runSuite(context.Background(), []string{"--jobs", "1", dir}, &stdout, &stderr, true))
+	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 0 done, 1 running, 1 remaining, 0 wrong")
+	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 2 done, 0 running, 0 remaining, 0 wrong")
+	require.True(t, strings.HasSuffix(stderr.String(), "\r\033[K"), "%q", stderr.String())
+	require.Contains(t, stdout.String(), "2 tasks: 0 correct (0 true, 0 false), 0 wrong (0 true, 0 false), 2 unknown (2 failed, 0 cancelled); score 0")
+
+	files := t.TempDir()
+	md, csv, js := filepath.Join(files, "t.md"), filepath.Join(files, "t.csv"), filepath.Join(files, "t.json")
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, 0, runSuite(context.Background(), []string{"--md", md, "--csv", csv, "--json-file", js, dir}, &stdout, &stderr, false))
+	require.Empty(t, stderr.String())
+	b, err := os.ReadFile(md)
+	require.NoError(t, err)
+	require.Equal(t, stdout.String(), string(b))
+	b, err = os.ReadFile(csv)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "b.yml,seq lazy,1 contexts,true,unknown,unknown,,,failed,0.000,0.0,0,\"engine seq counts rounds, not contexts\"\n")
+	f, err := os.Open(js)
+	require.NoError(t, err)
+	defer f.Close()
+	rep, err := suite.ReadJSON(f)
+	require.NoError(t, err)
+	require.Equal(t, "a bound in rounds needs engine seq, not cbr", rep.Tasks[0].Message)
+}
