@@ -333,11 +333,19 @@ type postKey struct {
 }
 
 // postEntry is a post* result: the saturated view, its changed start
-// globals and, once a tuple was split with it, its parts.
+// globals and, once a tuple was split with it, its parts, by the
+// relation of start globals the tuple's other views cannot tell apart
+// (split.Splitter.Alike; the key is its node id, the node kept alive in
+// the value so that the id is not reused).
 type postEntry struct {
 	post    *symauto.Auto
 	changed bdd.Node
-	parts   *split.Parts
+	parts   map[int]partsEntry
+}
+
+type partsEntry struct {
+	alike bdd.Node
+	parts *split.Parts
 }
 
 // sharePosts starts the cache of the level of the queue's first item:
@@ -620,14 +628,20 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*postEntry, error) {
 // mid-states with (postLevel).
 func (a *analysis) successors(from *item, i int, e *postEntry, pl int) ([]*item, error) {
 	level := from.level
-	if e.parts == nil {
-		p, err := a.splitter.Parts(e.post, e.changed, pl)
+	alike := a.splitter.Alike(from.tuple, i)
+	pe, ok := e.parts[alike.ID()]
+	if !ok {
+		p, err := a.splitter.Parts(e.post, e.changed, pl, alike)
 		if err != nil {
 			return nil, err
 		}
-		e.parts = p
+		pe = partsEntry{alike, p}
+		if e.parts == nil {
+			e.parts = map[int]partsEntry{}
+		}
+		e.parts[alike.ID()] = pe
 	}
-	tuples := a.splitter.Apply(from.tuple, i, e.parts)
+	tuples := a.splitter.Apply(from.tuple, i, pe.parts)
 	var next []*item
 	for _, t := range tuples {
 		if a.drop(&t, level, i) {

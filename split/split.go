@@ -158,13 +158,35 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // the new tuples. Start globals that are stale (nothing new) are dropped
 // first (docs/design.md, "Stale start globals"); with none left there are no
 // new tuples. The only error is an eager split beyond MaxTuples. It is
-// Parts followed by Apply.
+// Parts, with the start globals the other views of t cannot tell apart
+// (Alike), followed by Apply.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
-	p, err := x.Parts(post, changed, level)
+	p, err := x.Parts(post, changed, level, x.Alike(t, active))
 	if err != nil {
 		return nil, err
 	}
 	return x.Apply(t, active, p), nil
+}
+
+// Alike returns the pairs of start globals (over Gs and Gt) at which no
+// view of t but the active thread's tells the two apart: the
+// conjunction of their symauto.Auto.Alike. Lazy splitting keeps two
+// confluent start globals apart only outside this relation; eager
+// ignores it.
+func (x *Splitter) Alike(t Tuple, active int) bdd.Node {
+	m := x.sp.M
+	r := m.True()
+	if x.Strategy == Eager {
+		return r
+	}
+	for i, v := range t.Views {
+		if i != active {
+			if r = m.And(r, v.Alike()); r.IsFalse() {
+				break
+			}
+		}
+	}
+	return r
 }
 
 // Parts is the part of a split that depends on the post* result alone,
@@ -188,8 +210,12 @@ type rebaseKey struct {
 
 // Parts splits post (arguments as for Split) into the active thread's
 // new views, by start global for Eager, by class of a safe partition for
-// Lazy.
-func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (*Parts, error) {
+// Lazy; alike (over Gs and Gt, Alike) holds the pairs of start globals
+// that the other views of the tuple cannot tell apart, which lazy may put
+// in one class even when they are confluent. Tuples whose active thread
+// had the same view and domain, and whose other views give the same
+// relation, share the parts.
+func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike bdd.Node) (*Parts, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.CurSet()))
@@ -202,7 +228,7 @@ func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (*Part
 			return nil, err
 		}
 	} else {
-		x.splitLazy(p, post, u, live, level)
+		x.splitLazy(p, post, u, live, alike, level)
 	}
 	for _, rel := range p.rels {
 		p.doms = append(p.doms, m.Exists(rel, sp.StartSet()))
@@ -263,9 +289,9 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 
 // splitLazy makes a part of each class of a safe partition of the live
 // start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
-func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, level int) {
+func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live, alike bdd.Node, level int) {
 	m := x.sp.M
-	for _, class := range x.Partition(u, live) {
+	for _, class := range x.Partition(u, live, alike) {
 		p.views = append(p.views, post.Restrict(class, level))
 		p.rels = append(p.rels, m.And(class, u))
 	}
@@ -282,15 +308,21 @@ func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
 
 // Partition computes a safe partition of the start globals in live (over
 // Gs) by the paper's Algorithm 2, with BDD operations only: S = NOT C over
-// live x live; repeatedly take y0, the least element left under the
-// lexicographic order, F(x) = S(x, y0), and remove from F the smaller
-// element of every confluent pair in it until F is a clique of NOT C.
-// Classes come out in increasing order of their least elements, so runs
-// are deterministic.
-func (x *Splitter) Partition(u, live bdd.Node) []bdd.Node {
+// live x live, where C is the confluence relation less the pairs in alike
+// (over Gs and Gt: start globals no other view tells apart; True when
+// there is no such view, False for the paper's relation); repeatedly take
+// y0, the least element left under the lexicographic order, F(x) =
+// S(x, y0), and remove from F the smaller element of every confluent
+// pair in it until F is a clique of NOT C. Classes come out in increasing
+// order of their least elements, so runs are deterministic. Each class
+// costs one pass of the outer loop and at most two of the inner one:
+// after one removal no confluent pair is left in F (of a pair x < y in
+// what is left, x would have been removed), so the work grows with the
+// number of classes, not with the number of globals.
+func (x *Splitter) Partition(u, live, alike bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
 	liveT := sp.StartToStart2(live)
-	s := m.And(live, liveT, m.Not(x.Confluence(u))) // S(x, y), x in Gs, y in Gt
+	s := m.And(live, liveT, m.Not(m.Diff(x.Confluence(u), alike))) // S(x, y), x in Gs, y in Gt
 	gt := sp.Start2Set()
 	gsSet := sp.StartSet()
 	var classes []bdd.Node

@@ -87,7 +87,7 @@ func TestRunningExample(t *testing.T) {
 	require.True(t, m.And(conf, gs(symauto.GStart, 0), gs(symauto.GStart2, 0)).IsFalse(), "confluence is irreflexive")
 
 	live := m.And(changed2, m.Exists(acc, net.Sets().G[pds.GCur]))
-	classes := x.Partition(acc, live)
+	classes := x.Partition(acc, live, sp.M.False())
 	require.Len(t, classes, 2, "with only g and g' present, Algorithm 2 yields {g}, {g'}")
 	require.True(t, classes[0].Equal(gs(symauto.GStart, 0)) || classes[0].Equal(gs(symauto.GStart, 1)))
 	require.True(t, m.And(classes[0], classes[1]).IsFalse())
