@@ -438,6 +438,9 @@ func (a *analysis) initialItems() ([]*item, error) {
 	}
 	var queue []*item
 	for _, t := range tuples {
+		if err := a.net.M.Err(); err != nil {
+			return nil, err // a limit or the deadline among many eager tuples
+		}
 		if a.drop(&t, 0, -1) {
 			continue
 		}
@@ -449,6 +452,9 @@ func (a *analysis) initialItems() ([]*item, error) {
 	}
 	for _, it := range queue {
 		a.cur = it
+		if err := a.net.M.Err(); err != nil {
+			return nil, err
+		}
 		if err := a.checkTuple(it.tuple, 0); err != nil {
 			return nil, err
 		}
@@ -644,6 +650,9 @@ func (a *analysis) successors(from *item, i int, e *postEntry, pl int) ([]*item,
 	tuples := a.splitter.Apply(from.tuple, i, pe.parts)
 	var next []*item
 	for _, t := range tuples {
+		if err := a.net.M.Err(); err != nil {
+			return nil, err // a limit or the deadline among many eager tuples
+		}
 		if a.drop(&t, level, i) {
 			continue
 		}

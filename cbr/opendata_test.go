@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/frontend"
@@ -178,5 +179,28 @@ func BenchmarkWaitInit(b *testing.B) {
 				b.ReportMetric(float64(r.Stats.ViewTuples), "tuples")
 			}
 		})
+	}
+}
+
+// TestEagerEnumerationStops: eager splitting of 2^24 initial values with
+// no tuple limit stops at the run's deadline, within a generous margin,
+// with Unknown.
+func TestEagerEnumerationStops(t *testing.T) {
+	net, err := frontend.Compile("open.pds", []byte(openModel(24, false)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	r, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: 2, Split: split.Eager, All: true, Limits: cbr.Limits{MaxMemory: 1 << 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("stopped after %v, deadline 0.5 s", took)
+	}
+	if r.Verdict != cbr.Unknown || !errors.Is(r.Limit, context.DeadlineExceeded) {
+		t.Errorf("%s (%v), want unknown at the deadline", r.Verdict, r.Limit)
 	}
 }

@@ -97,6 +97,9 @@ func (x *Splitter) Initial(views []*symauto.Auto) ([]Tuple, error) {
 	}
 	var ts []Tuple
 	for _, g := range x.values(dom) {
+		if err := m.Err(); err != nil {
+			return nil, err // a limit or the deadline: stop enumerating
+		}
 		t := Tuple{Views: make([]*symauto.Auto, len(views)), Domain: g}
 		for i, v := range views {
 			t.Views[i] = v.RestrictGlobals(g)
@@ -136,11 +139,16 @@ func trimAll(vs []*symauto.Auto) []*symauto.Auto {
 }
 
 // values enumerates the global valuations in set (over G), each as the
-// BDD G == value, in ascending order of Enumerate.
+// BDD G == value, in ascending order of Enumerate; it stops at a limit of
+// the manager (the run's deadline included: every value costs BDD
+// operations, which watch it), and the callers check the manager's error.
 func (x *Splitter) values(set bdd.Node) []bdd.Node {
 	m := x.sp.M
 	var out []bdd.Node
 	m.Enumerate(set, x.gvecs, func(vals []uint64) bool {
+		if m.Err() != nil {
+			return false
+		}
 		g := m.True()
 		for i := len(vals) - 1; i >= 0; i-- {
 			g = m.And(m.Eq(x.gvecs[i], m.ConstVec(vals[i], len(x.gvecs[i]))), g)
@@ -230,6 +238,9 @@ func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike 
 	} else {
 		x.splitLazy(p, post, u, live, alike, level)
 	}
+	if err := m.Err(); err != nil {
+		return nil, err
+	}
 	for _, rel := range p.rels {
 		p.doms = append(p.doms, m.Exists(rel, sp.StartSet()))
 		if x.Classes {
@@ -242,10 +253,14 @@ func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike 
 // Apply returns the tuples of t after the active thread's context split
 // into p: each part's view, with the other views of t rebased through the
 // part's relation (the paper's equation (1)), each rebased view made once
-// per part.
+// per part. At a limit of the manager it stops early (the caller checks
+// the manager's error).
 func (x *Splitter) Apply(t Tuple, active int, p *Parts) []Tuple {
-	out := make([]Tuple, len(p.views))
+	out := make([]Tuple, 0, len(p.views))
 	for j, w := range p.views {
+		if x.sp.M.Err() != nil {
+			break // a limit: the caller checks the manager's error
+		}
 		nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: p.doms[j]}
 		if x.Classes {
 			nt.Class = p.classes[j]
@@ -263,7 +278,7 @@ func (x *Splitter) Apply(t Tuple, active int, p *Parts) []Tuple {
 			}
 			nt.Views[i] = r
 		}
-		out[j] = nt
+		out = append(out, nt)
 	}
 	return out
 }
@@ -276,6 +291,9 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 		return err
 	}
 	for _, gs := range x.values(sp.StartToCur(live)) {
+		if err := m.Err(); err != nil {
+			return err // a limit or the deadline: stop enumerating
+		}
 		class := sp.CurToStart(gs)
 		w := post.Restrict(class, level) // once per start global, not per end global
 		ends := m.Exists(m.And(u, class), sp.StartSet())
