@@ -609,7 +609,17 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*postEntry, error) {
 		}
 		return e, nil
 	}
-	s := symauto.NewSaturation(t.Views[i].Tag(t.Domain), level)
+	tagged := t.Views[i].Tag(t.Domain)
+	if !tagged.CanMove() {
+		// No rule is enabled anywhere in the view: post* would add
+		// nothing (every start global stale), so no saturation.
+		e := &postEntry{post: tagged, changed: a.net.M.False()}
+		if n > 0 {
+			a.posts.results[key] = e
+		}
+		return e, a.net.M.Err()
+	}
+	s := symauto.NewSaturation(tagged, level)
 	err := s.Run(a.ctx)
 	a.res.Stats.PostStarSteps += s.Steps()
 	if err == nil {
