@@ -333,13 +333,15 @@ type postKey struct {
 }
 
 // postEntry is a post* result: the saturated view, its changed start
-// globals and, once a tuple was split with it, its parts, by the
-// relation of start globals the tuple's other views cannot tell apart
-// (split.Splitter.Alike; the key is its node id, the node kept alive in
-// the value so that the id is not reused).
+// globals and, once a tuple was split with it, its parts: free when they
+// do not depend on the other views (no live start globals are
+// confluent), else by the relation of start globals the tuple's other
+// views cannot tell apart (split.Splitter.Alike; the key is its node id,
+// the node kept alive in the value so that the id is not reused).
 type postEntry struct {
 	post    *symauto.Auto
 	changed bdd.Node
+	free    *split.Parts
 	parts   map[int]partsEntry
 }
 
@@ -644,20 +646,11 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*postEntry, error) {
 // mid-states with (postLevel).
 func (a *analysis) successors(from *item, i int, e *postEntry, pl int) ([]*item, error) {
 	level := from.level
-	alike := a.splitter.Alike(from.tuple, i)
-	pe, ok := e.parts[alike.ID()]
-	if !ok {
-		p, err := a.splitter.Parts(e.post, e.changed, pl, alike)
-		if err != nil {
-			return nil, err
-		}
-		pe = partsEntry{alike, p}
-		if e.parts == nil {
-			e.parts = map[int]partsEntry{}
-		}
-		e.parts[alike.ID()] = pe
+	p, err := a.splitParts(from.tuple, i, e, pl)
+	if err != nil {
+		return nil, err
 	}
-	tuples := a.splitter.Apply(from.tuple, i, pe.parts)
+	tuples := a.splitter.Apply(from.tuple, i, p)
 	var next []*item
 	for _, t := range tuples {
 		if err := a.net.M.Err(); err != nil {
@@ -679,6 +672,41 @@ func (a *analysis) successors(from *item, i int, e *postEntry, pl int) ([]*item,
 		}
 	}
 	return next, a.net.M.Err()
+}
+
+// splitParts returns the parts of post* result e for tuple t (thread i
+// active), computed once per result when they do not depend on t's other
+// views, else once per relation Alike of those views.
+func (a *analysis) splitParts(t split.Tuple, i int, e *postEntry, pl int) (*split.Parts, error) {
+	if e.free != nil {
+		return e.free, nil
+	}
+	var alike bdd.Node
+	have := false
+	get := func() bdd.Node {
+		if !have {
+			alike, have = a.splitter.Alike(t, i), true
+		}
+		return alike
+	}
+	if len(e.parts) > 0 { // the parts of this result need Alike
+		if pe, ok := e.parts[get().ID()]; ok {
+			return pe.parts, nil
+		}
+	}
+	p, err := a.splitter.Parts(e.post, e.changed, pl, get)
+	if err != nil {
+		return nil, err
+	}
+	if !p.NeedsAlike() {
+		e.free = p
+		return p, nil
+	}
+	if e.parts == nil {
+		e.parts = map[int]partsEntry{}
+	}
+	e.parts[get().ID()] = partsEntry{get(), p}
+	return p, nil
 }
 
 // checkPost reports the error labels on top of the active thread's stack

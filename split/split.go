@@ -169,7 +169,7 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // Parts, with the start globals the other views of t cannot tell apart
 // (Alike), followed by Apply.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
-	p, err := x.Parts(post, changed, level, x.Alike(t, active))
+	p, err := x.Parts(post, changed, level, func() bdd.Node { return x.Alike(t, active) })
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,15 @@ type Parts struct {
 	doms    []bdd.Node // over G: the start globals of rels
 	classes []bdd.Node // over Gs, when Splitter.Classes is set
 	rebased map[rebaseKey]*symauto.Auto
+	// needsAlike: some live start globals are confluent, so the classes
+	// depend on the other views (Alike).
+	needsAlike bool
 }
+
+// NeedsAlike reports whether the parts depend on the relation Alike of
+// the tuple they were made for (some live start globals are confluent);
+// when not, every tuple with the same post* result can share them.
+func (p *Parts) NeedsAlike() bool { return p.needsAlike }
 
 // rebaseKey is a view of another thread and the part it is rebased for.
 type rebaseKey struct {
@@ -218,12 +226,14 @@ type rebaseKey struct {
 
 // Parts splits post (arguments as for Split) into the active thread's
 // new views, by start global for Eager, by class of a safe partition for
-// Lazy; alike (over Gs and Gt, Alike) holds the pairs of start globals
+// Lazy; alike returns (over Gs and Gt, Alike) the pairs of start globals
 // that the other views of the tuple cannot tell apart, which lazy may put
-// in one class even when they are confluent. Tuples whose active thread
-// had the same view and domain, and whose other views give the same
-// relation, share the parts.
-func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike bdd.Node) (*Parts, error) {
+// in one class even when they are confluent. It is called only when two
+// live start globals are confluent (Parts.NeedsAlike); otherwise the
+// parts depend on the post* result alone. Tuples whose active thread had
+// the same view and domain (and, when the parts need it, whose other
+// views give the same relation) share the parts.
+func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike func() bdd.Node) (*Parts, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.CurSet()))
@@ -307,9 +317,14 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 
 // splitLazy makes a part of each class of a safe partition of the live
 // start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
-func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live, alike bdd.Node, level int) {
-	m := x.sp.M
-	for _, class := range x.Partition(u, live, alike) {
+func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, alike func() bdd.Node, level int) {
+	sp, m := x.sp, x.sp.M
+	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
+	if !c.IsFalse() {
+		p.needsAlike = true
+		c = m.Diff(c, alike())
+	}
+	for _, class := range x.partition(live, c) {
 		p.views = append(p.views, post.Restrict(class, level))
 		p.rels = append(p.rels, m.And(class, u))
 	}
@@ -338,9 +353,15 @@ func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
 // what is left, x would have been removed), so the work grows with the
 // number of classes, not with the number of globals.
 func (x *Splitter) Partition(u, live, alike bdd.Node) []bdd.Node {
+	return x.partition(live, x.sp.M.Diff(x.Confluence(u), alike))
+}
+
+// partition is Algorithm 2 on the start globals in live with the
+// conflicts c (over Gs and Gt): S = live x live AND NOT c.
+func (x *Splitter) partition(live, c bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
 	liveT := sp.StartToStart2(live)
-	s := m.And(live, liveT, m.Not(m.Diff(x.Confluence(u), alike))) // S(x, y), x in Gs, y in Gt
+	s := m.And(live, liveT, m.Not(c)) // S(x, y), x in Gs, y in Gt
 	gt := sp.Start2Set()
 	gsSet := sp.StartSet()
 	var classes []bdd.Node
