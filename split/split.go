@@ -165,7 +165,8 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // added something (symauto.Saturation.Changed), level the context level of
 // the new tuples. Start globals that are stale (nothing new) are dropped
 // first (docs/design.md, "Stale start globals"); with none left there are no
-// new tuples. The only error is an eager split beyond MaxTuples. It is
+// new tuples. The errors are an eager split beyond MaxTuples and a limit
+// of the manager (its error, once set). It is
 // Parts, with the start globals the other views of t cannot tell apart
 // (Alike), followed by Apply.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
@@ -197,8 +198,10 @@ func (x *Splitter) Alike(t Tuple, active int) bdd.Node {
 	return r
 }
 
-// Parts is the part of a split that depends on the post* result alone,
-// not on the tuple it came from: the new views of the active thread, each
+// Parts is the part of a split that depends on the post* result alone
+// (and, for lazy, on the relation Alike of the tuple's other views when
+// live start globals are confluent; NeedsAlike), not on the rest of the
+// tuple it came from: the new views of the active thread, each
 // with its relation between start and current globals and the new
 // tuple's domain (and class). Tuples whose active thread had the same
 // view and domain share it, and with it the other views rebased so far.
