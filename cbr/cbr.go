@@ -333,11 +333,21 @@ type postKey struct {
 }
 
 // postEntry is a post* result: the saturated view, its changed start
-// globals and, once a tuple was split with it, its parts.
+// globals and, once a tuple was split with it, its parts: free when they
+// do not depend on the other views (no live start globals are
+// confluent), else by the relation of start globals the tuple's other
+// views cannot tell apart (split.Splitter.Alike; the key is its node id,
+// the node kept alive in the value so that the id is not reused).
 type postEntry struct {
 	post    *symauto.Auto
 	changed bdd.Node
-	parts   *split.Parts
+	free    *split.Parts
+	parts   map[int]partsEntry
+}
+
+type partsEntry struct {
+	alike bdd.Node
+	parts *split.Parts
 }
 
 // sharePosts starts the cache of the level of the queue's first item:
@@ -430,6 +440,9 @@ func (a *analysis) initialItems() ([]*item, error) {
 	}
 	var queue []*item
 	for _, t := range tuples {
+		if err := a.net.M.Err(); err != nil {
+			return nil, err // a limit or the deadline among many eager tuples
+		}
 		if a.drop(&t, 0, -1) {
 			continue
 		}
@@ -441,6 +454,9 @@ func (a *analysis) initialItems() ([]*item, error) {
 	}
 	for _, it := range queue {
 		a.cur = it
+		if err := a.net.M.Err(); err != nil {
+			return nil, err
+		}
 		if err := a.checkTuple(it.tuple, 0); err != nil {
 			return nil, err
 		}
@@ -595,7 +611,17 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*postEntry, error) {
 		}
 		return e, nil
 	}
-	s := symauto.NewSaturation(t.Views[i].Tag(t.Domain), level)
+	tagged := t.Views[i].Tag(t.Domain)
+	if !tagged.CanMove() {
+		// No rule is enabled anywhere in the view: post* would add
+		// nothing (every start global stale), so no saturation.
+		e := &postEntry{post: tagged, changed: a.net.M.False()}
+		if n > 0 {
+			a.posts.results[key] = e
+		}
+		return e, a.net.M.Err()
+	}
+	s := symauto.NewSaturation(tagged, level)
 	err := s.Run(a.ctx)
 	a.res.Stats.PostStarSteps += s.Steps()
 	if err == nil {
@@ -620,16 +646,16 @@ func (a *analysis) postStar(t split.Tuple, i, level int) (*postEntry, error) {
 // mid-states with (postLevel).
 func (a *analysis) successors(from *item, i int, e *postEntry, pl int) ([]*item, error) {
 	level := from.level
-	if e.parts == nil {
-		p, err := a.splitter.Parts(e.post, e.changed, pl)
-		if err != nil {
-			return nil, err
-		}
-		e.parts = p
+	p, err := a.splitParts(from.tuple, i, e, pl)
+	if err != nil {
+		return nil, err
 	}
-	tuples := a.splitter.Apply(from.tuple, i, e.parts)
+	tuples := a.splitter.Apply(from.tuple, i, p)
 	var next []*item
 	for _, t := range tuples {
+		if err := a.net.M.Err(); err != nil {
+			return nil, err // a limit or the deadline among many eager tuples
+		}
 		if a.drop(&t, level, i) {
 			continue
 		}
@@ -646,6 +672,41 @@ func (a *analysis) successors(from *item, i int, e *postEntry, pl int) ([]*item,
 		}
 	}
 	return next, a.net.M.Err()
+}
+
+// splitParts returns the parts of post* result e for tuple t (thread i
+// active), computed once per result when they do not depend on t's other
+// views, else once per relation Alike of those views.
+func (a *analysis) splitParts(t split.Tuple, i int, e *postEntry, pl int) (*split.Parts, error) {
+	if e.free != nil {
+		return e.free, nil
+	}
+	var alike bdd.Node
+	have := false
+	get := func() bdd.Node {
+		if !have {
+			alike, have = a.splitter.Alike(t, i), true
+		}
+		return alike
+	}
+	if len(e.parts) > 0 { // the parts of this result need Alike
+		if pe, ok := e.parts[get().ID()]; ok {
+			return pe.parts, nil
+		}
+	}
+	p, err := a.splitter.Parts(e.post, e.changed, pl, get)
+	if err != nil {
+		return nil, err
+	}
+	if !p.NeedsAlike() {
+		e.free = p
+		return p, nil
+	}
+	if e.parts == nil {
+		e.parts = map[int]partsEntry{}
+	}
+	e.parts[get().ID()] = partsEntry{get(), p}
+	return p, nil
 }
 
 // checkPost reports the error labels on top of the active thread's stack

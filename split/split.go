@@ -97,6 +97,9 @@ func (x *Splitter) Initial(views []*symauto.Auto) ([]Tuple, error) {
 	}
 	var ts []Tuple
 	for _, g := range x.values(dom) {
+		if err := m.Err(); err != nil {
+			return nil, err // a limit or the deadline: stop enumerating
+		}
 		t := Tuple{Views: make([]*symauto.Auto, len(views)), Domain: g}
 		for i, v := range views {
 			t.Views[i] = v.RestrictGlobals(g)
@@ -136,11 +139,16 @@ func trimAll(vs []*symauto.Auto) []*symauto.Auto {
 }
 
 // values enumerates the global valuations in set (over G), each as the
-// BDD G == value, in ascending order of Enumerate.
+// BDD G == value, in ascending order of Enumerate; it stops at a limit of
+// the manager (the run's deadline included: every value costs BDD
+// operations, which watch it), and the callers check the manager's error.
 func (x *Splitter) values(set bdd.Node) []bdd.Node {
 	m := x.sp.M
 	var out []bdd.Node
 	m.Enumerate(set, x.gvecs, func(vals []uint64) bool {
+		if m.Err() != nil {
+			return false
+		}
 		g := m.True()
 		for i := len(vals) - 1; i >= 0; i-- {
 			g = m.And(m.Eq(x.gvecs[i], m.ConstVec(vals[i], len(x.gvecs[i]))), g)
@@ -157,18 +165,43 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // added something (symauto.Saturation.Changed), level the context level of
 // the new tuples. Start globals that are stale (nothing new) are dropped
 // first (docs/design.md, "Stale start globals"); with none left there are no
-// new tuples. The only error is an eager split beyond MaxTuples. It is
-// Parts followed by Apply.
+// new tuples. The errors are an eager split beyond MaxTuples and a limit
+// of the manager (its error, once set). It is
+// Parts, with the start globals the other views of t cannot tell apart
+// (Alike), followed by Apply.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
-	p, err := x.Parts(post, changed, level)
+	p, err := x.Parts(post, changed, level, func() bdd.Node { return x.Alike(t, active) })
 	if err != nil {
 		return nil, err
 	}
 	return x.Apply(t, active, p), nil
 }
 
-// Parts is the part of a split that depends on the post* result alone,
-// not on the tuple it came from: the new views of the active thread, each
+// Alike returns the pairs of start globals (over Gs and Gt) at which no
+// view of t but the active thread's tells the two apart: the
+// conjunction of their symauto.Auto.Alike. Lazy splitting keeps two
+// confluent start globals apart only outside this relation; eager
+// ignores it.
+func (x *Splitter) Alike(t Tuple, active int) bdd.Node {
+	m := x.sp.M
+	r := m.True()
+	if x.Strategy == Eager {
+		return r
+	}
+	for i, v := range t.Views {
+		if i != active {
+			if r = m.And(r, v.Alike()); r.IsFalse() {
+				break
+			}
+		}
+	}
+	return r
+}
+
+// Parts is the part of a split that depends on the post* result alone
+// (and, for lazy, on the relation Alike of the tuple's other views when
+// live start globals are confluent; NeedsAlike), not on the rest of the
+// tuple it came from: the new views of the active thread, each
 // with its relation between start and current globals and the new
 // tuple's domain (and class). Tuples whose active thread had the same
 // view and domain share it, and with it the other views rebased so far.
@@ -178,7 +211,15 @@ type Parts struct {
 	doms    []bdd.Node // over G: the start globals of rels
 	classes []bdd.Node // over Gs, when Splitter.Classes is set
 	rebased map[rebaseKey]*symauto.Auto
+	// needsAlike: some live start globals are confluent, so the classes
+	// depend on the other views (Alike).
+	needsAlike bool
 }
+
+// NeedsAlike reports whether the parts depend on the relation Alike of
+// the tuple they were made for (some live start globals are confluent);
+// when not, every tuple with the same post* result can share them.
+func (p *Parts) NeedsAlike() bool { return p.needsAlike }
 
 // rebaseKey is a view of another thread and the part it is rebased for.
 type rebaseKey struct {
@@ -188,8 +229,14 @@ type rebaseKey struct {
 
 // Parts splits post (arguments as for Split) into the active thread's
 // new views, by start global for Eager, by class of a safe partition for
-// Lazy.
-func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (*Parts, error) {
+// Lazy; alike returns (over Gs and Gt, Alike) the pairs of start globals
+// that the other views of the tuple cannot tell apart, which lazy may put
+// in one class even when they are confluent. It is called only when two
+// live start globals are confluent (Parts.NeedsAlike); otherwise the
+// parts depend on the post* result alone. Tuples whose active thread had
+// the same view and domain (and, when the parts need it, whose other
+// views give the same relation) share the parts.
+func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike func() bdd.Node) (*Parts, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.CurSet()))
@@ -202,7 +249,10 @@ func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (*Part
 			return nil, err
 		}
 	} else {
-		x.splitLazy(p, post, u, live, level)
+		x.splitLazy(p, post, u, live, alike, level)
+	}
+	if err := m.Err(); err != nil {
+		return nil, err
 	}
 	for _, rel := range p.rels {
 		p.doms = append(p.doms, m.Exists(rel, sp.StartSet()))
@@ -216,10 +266,14 @@ func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int) (*Part
 // Apply returns the tuples of t after the active thread's context split
 // into p: each part's view, with the other views of t rebased through the
 // part's relation (the paper's equation (1)), each rebased view made once
-// per part.
+// per part. At a limit of the manager it stops early (the caller checks
+// the manager's error).
 func (x *Splitter) Apply(t Tuple, active int, p *Parts) []Tuple {
-	out := make([]Tuple, len(p.views))
+	out := make([]Tuple, 0, len(p.views))
 	for j, w := range p.views {
+		if x.sp.M.Err() != nil {
+			break // a limit: the caller checks the manager's error
+		}
 		nt := Tuple{Views: make([]*symauto.Auto, len(t.Views)), Domain: p.doms[j]}
 		if x.Classes {
 			nt.Class = p.classes[j]
@@ -237,7 +291,7 @@ func (x *Splitter) Apply(t Tuple, active int, p *Parts) []Tuple {
 			}
 			nt.Views[i] = r
 		}
-		out[j] = nt
+		out = append(out, nt)
 	}
 	return out
 }
@@ -250,6 +304,9 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 		return err
 	}
 	for _, gs := range x.values(sp.StartToCur(live)) {
+		if err := m.Err(); err != nil {
+			return err // a limit or the deadline: stop enumerating
+		}
 		class := sp.CurToStart(gs)
 		w := post.Restrict(class, level) // once per start global, not per end global
 		ends := m.Exists(m.And(u, class), sp.StartSet())
@@ -263,9 +320,14 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 
 // splitLazy makes a part of each class of a safe partition of the live
 // start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
-func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, level int) {
-	m := x.sp.M
-	for _, class := range x.Partition(u, live) {
+func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, alike func() bdd.Node, level int) {
+	sp, m := x.sp, x.sp.M
+	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
+	if !c.IsFalse() {
+		p.needsAlike = true
+		c = m.Diff(c, alike())
+	}
+	for _, class := range x.partition(live, c) {
 		p.views = append(p.views, post.Restrict(class, level))
 		p.rels = append(p.rels, m.And(class, u))
 	}
@@ -282,15 +344,27 @@ func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
 
 // Partition computes a safe partition of the start globals in live (over
 // Gs) by the paper's Algorithm 2, with BDD operations only: S = NOT C over
-// live x live; repeatedly take y0, the least element left under the
-// lexicographic order, F(x) = S(x, y0), and remove from F the smaller
-// element of every confluent pair in it until F is a clique of NOT C.
-// Classes come out in increasing order of their least elements, so runs
-// are deterministic.
-func (x *Splitter) Partition(u, live bdd.Node) []bdd.Node {
+// live x live, where C is the confluence relation less the pairs in alike
+// (over Gs and Gt: start globals no other view tells apart; True when
+// there is no such view, False for the paper's relation); repeatedly take
+// y0, the least element left under the lexicographic order, F(x) =
+// S(x, y0), and remove from F the smaller element of every confluent
+// pair in it until F is a clique of NOT C. Classes come out in increasing
+// order of their least elements, so runs are deterministic. Each class
+// costs one pass of the outer loop and at most two of the inner one:
+// after one removal no confluent pair is left in F (of a pair x < y in
+// what is left, x would have been removed), so the work grows with the
+// number of classes, not with the number of globals.
+func (x *Splitter) Partition(u, live, alike bdd.Node) []bdd.Node {
+	return x.partition(live, x.sp.M.Diff(x.Confluence(u), alike))
+}
+
+// partition is Algorithm 2 on the start globals in live with the
+// conflicts c (over Gs and Gt): S = live x live AND NOT c.
+func (x *Splitter) partition(live, c bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
 	liveT := sp.StartToStart2(live)
-	s := m.And(live, liveT, m.Not(x.Confluence(u))) // S(x, y), x in Gs, y in Gt
+	s := m.And(live, liveT, m.Not(c)) // S(x, y), x in Gs, y in Gt
 	gt := sp.Start2Set()
 	gsSet := sp.StartSet()
 	var classes []bdd.Node

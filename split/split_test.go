@@ -87,10 +87,19 @@ func TestRunningExample(t *testing.T) {
 	require.True(t, m.And(conf, gs(symauto.GStart, 0), gs(symauto.GStart2, 0)).IsFalse(), "confluence is irreflexive")
 
 	live := m.And(changed2, m.Exists(acc, net.Sets().G[pds.GCur]))
-	classes := x.Partition(acc, live)
+	classes := x.Partition(acc, live, sp.M.False())
 	require.Len(t, classes, 2, "with only g and g' present, Algorithm 2 yields {g}, {g'}")
 	require.True(t, classes[0].Equal(gs(symauto.GStart, 0)) || classes[0].Equal(gs(symauto.GStart, 1)))
 	require.True(t, m.And(classes[0], classes[1]).IsFalse())
+
+	// Thread 1's view holds a at g and b at g': it tells them apart, so
+	// they stay apart; a relation that put them together would make one
+	// class of the two.
+	alike := x.Alike(t0[0], 1)
+	require.True(t, m.And(alike, gs(symauto.GStart, 0), gs(symauto.GStart2, 1)).IsFalse(), "thread 1 tells g from g'")
+	require.False(t, m.And(alike, gs(symauto.GStart, 0), gs(symauto.GStart2, 0)).IsFalse(), "Alike is reflexive")
+	require.Len(t, x.Partition(acc, live, alike), 2)
+	require.Len(t, x.Partition(acc, live, m.True()), 1)
 
 	tuples, err := x.Split(t0[0], 1, u2, changed2, 2)
 	require.NoError(t, err)

@@ -86,11 +86,14 @@ type Auto struct {
 	canon  *Auto
 	hash   uint64
 	hashed bool
+	// alike caches Alike (when alikeOK), dropped with any change.
+	alike   bdd.Node
+	alikeOK bool
 }
 
 // noteChange drops the caches of the structure as a whole.
 func (a *Auto) noteChange() {
-	a.acc, a.sim, a.canon, a.hashed = nil, nil, nil, false
+	a.acc, a.sim, a.canon, a.hashed, a.alikeOK = nil, nil, nil, false, false
 }
 
 func newAuto(sp *Space) *Auto {

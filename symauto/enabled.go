@@ -61,3 +61,18 @@ func (a *Auto) RestrictMoving(moving bool) *Auto {
 	}
 	return b.Trim().sane("RestrictMoving")
 }
+
+// CanMove reports whether some configuration of the automaton has a rule
+// enabled (Enabled on the label on top, at its globals and top locals):
+// when not, post* adds nothing and the driver need not saturate. It costs
+// one conjunction per transition leaving p, stopping at the first that
+// meets a rule.
+func (a *Auto) CanMove() bool {
+	m := a.sp.M
+	for _, t := range a.Transitions() {
+		if t.From == Initial && t.Label != nil && !m.And(a.labels[t], a.sp.Enabled(t.Label)).IsFalse() {
+			return true
+		}
+	}
+	return false
+}

@@ -29,6 +29,7 @@ type Space struct {
 	win *withinSets  // built by the first Within
 	wit *witnessSets // built by the first witness walk
 
+	alikeV  *alikeVars              // built by the first Alike
 	enabled map[*pds.Label]bdd.Node // Enabled, per label
 	outputs bdd.VarSet              // every copy but G and L (Enabled)
 }

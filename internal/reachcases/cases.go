@@ -173,6 +173,41 @@ start m();
 			Want: want(cbr.Violation, "m.L4.assert@3"),
 		},
 		{
+			// Open data: x starts with any of 64 values, init overwrites
+			// it and raises ready; check and other wait for ready. The
+			// assertion fails only when other sets x = 7 between init
+			// and check: init, other, check (3 contexts). Every start
+			// value of x reaches x = 5, and the waiting threads' views do
+			// not tell them apart: lazy splitting keeps them in one
+			// class.
+			Name: "open/overwrite",
+			Build: compile("overwrite.pds", `
+int<6> x = ?;
+bool ready = false;
+proc init() { x = 5; ready = true; }
+proc check() { assume(ready); assert(x == 5); }
+proc other() { assume(ready); x = 7; }
+start init(); start check(); start other();
+`),
+			K:    3,
+			Want: want(cbr.Violation, "check.L5.assert@3"),
+		},
+		{
+			// Open data in two globals of 4 bits: check fails at once
+			// from any start where y != x + 1 (1 context), and init makes
+			// them 1 and 2 from every start value.
+			Name: "open/two",
+			Build: compile("two.pds", `
+int<4> x = ?;
+int<4> y = ?;
+proc init() { x = 1; y = 2; }
+proc check() { assert(x + 1 == y); }
+start init(); start check();
+`),
+			K:    2,
+			Want: want(cbr.Violation, "check.L5.assert@1"),
+		},
+		{
 			// The running example of the jMoped paper's Section 2.4;
 			// it has no error label.
 			Name:  "paper",
