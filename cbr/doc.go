@@ -82,7 +82,7 @@
 // in one more context, and every visible state of the segment is in
 // T_{k+1} = T_k (a). A pop that ends a segment produces a visible state
 // of a reachable configuration, so a generator, in T_k by (b); the next
-// segment starts from a configuration c'' of R_k with that visible state
+// segment starts from a configuration d of R_k with that visible state
 // and the same argument applies. The other threads do not move, so their
 // tops are those of c throughout. Hence every visible state of the run
 // is in T_k. Errors are visible (an error label on top) and so are
@@ -106,8 +106,10 @@
 // abstraction's pops produce; the search repeats until no new frame is
 // cut off. CUBA's generators (its -z 2) put below a popped frame any
 // symbol that some push puts below another, and explore the same cut
-// stacks: the frames collected here are among those, so G here is no
-// larger, and the criterion holds no later than CUBA's. It is given up
+// stacks. Frames below the top never change (no locals), so the frames
+// collected here are such symbols or frames of the initial stacks: when
+// every initial stack has one frame (as in all of CUBA's suite), G here
+// is no larger than CUBA's, and the criterion holds no later. It is given up
 // (the run goes on as without it) beyond 200,000 abstract configurations.
 // TestVisibleConvergence checks every claim against the explicit
 // semantics with three more contexts, on random CUBA systems, random
