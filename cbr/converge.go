@@ -234,6 +234,48 @@ func generators(ctx context.Context, net *pds.Network, depth int, key func([]uin
 		}
 		return b.String()
 	}
+	// A thread's steps depend on the globals and its own stack only (no
+	// forks): they are computed once per such pair, from a table of every
+	// rule's solutions when no return value is received.
+	tab := newRuleTable(net)
+	moves := map[string][]move{}
+	var kb []byte
+	step := func(c explicit.Config, z int) ([]explicit.Config, error) {
+		kb = binary.AppendUvarint(kb[:0], uint64(z))
+		for _, g := range c.Globals {
+			kb = binary.AppendUvarint(kb, g)
+		}
+		for _, f := range c.Threads[z] {
+			kb = binary.AppendUvarint(kb, uint64(f.Label.ID))
+			for _, l := range f.Locals {
+				kb = binary.AppendUvarint(kb, l)
+			}
+		}
+		ms, ok := moves[string(kb)]
+		if !ok {
+			k := string(kb)
+			if tab != nil {
+				ms = tab.moves(c.Globals, c.Threads[z])
+			} else {
+				succ, _, _, err := st.Successors(c, z)
+				if err != nil {
+					return nil, err
+				}
+				ms = []move{}
+				for _, d := range succ {
+					ms = append(ms, move{d.Globals, d.Threads[z]})
+				}
+			}
+			moves[k] = ms
+		}
+		out := make([]explicit.Config, len(ms))
+		for i, mv := range ms {
+			d := explicit.Config{Globals: slices.Clone(mv.globals), Threads: slices.Clone(c.Threads)}
+			d.Threads[z] = slices.Clone(mv.stack)
+			out[i] = d
+		}
+		return out, nil
+	}
 	grew := false
 	cut := func(s *absState, i int) {
 		for len(s.c.Threads[i]) > depth {
@@ -311,7 +353,7 @@ func generators(ctx context.Context, net *pds.Network, depth int, key func([]uin
 					}
 				}
 				for _, from := range froms {
-					succ, _, _, err := st.Successors(from.c, z)
+					succ, err := step(from.c, z)
 					if err != nil {
 						return nil, err
 					}
@@ -360,4 +402,100 @@ func (a *analysis) watchVisible(ctx context.Context) {
 		}
 		a.vis.tuple(level, t)
 	}
+}
+
+// move is a thread's step: the new globals and the thread's new stack.
+type move struct {
+	globals []uint64
+	stack   []explicit.Frame
+}
+
+// ruleTable holds, for a network without locals and without receive
+// relations, every rule's solutions by the globals' values before it:
+// the globals after it (and, for a pop, nothing else matters). It gives
+// the steps of explicit.Successors without a BDD operation per step (the
+// unused local and return bits are left to any value: at worst more
+// steps, so more generators, which is sound).
+type ruleTable struct {
+	net  *pds.Network
+	cur  []bdd.Vec // globals, copy GCur, in Globals' Index order
+	next []bdd.Vec
+	sols map[*pds.Rule]map[string][][]uint64
+}
+
+// newRuleTable returns the table, or nil when the network has locals or a
+// receive relation (the steps then come from explicit.Stepper).
+func newRuleTable(net *pds.Network) *ruleTable {
+	for _, p := range net.Procs {
+		if len(p.Locals) > 0 {
+			return nil
+		}
+	}
+	for _, l := range net.Labels {
+		if l.Recv != nil {
+			return nil
+		}
+	}
+	t := &ruleTable{net: net, sols: map[*pds.Rule]map[string][][]uint64{}}
+	byIndex := make([]*pds.Global, len(net.Globals))
+	for _, g := range net.Globals {
+		byIndex[g.Index] = g
+	}
+	for _, g := range byIndex {
+		t.cur = append(t.cur, net.GlobalVec(g, pds.GCur))
+		t.next = append(t.next, net.GlobalVec(g, pds.GNext))
+	}
+	return t
+}
+
+func globalsKey(vals []uint64) string {
+	var b []byte
+	for _, v := range vals {
+		b = binary.AppendUvarint(b, v)
+	}
+	return string(b)
+}
+
+// solutions returns the globals after r from the globals g before it.
+func (t *ruleTable) solutions(r *pds.Rule, g []uint64) [][]uint64 {
+	byG := t.sols[r]
+	if byG == nil {
+		byG = map[string][][]uint64{}
+		n := len(t.cur)
+		t.net.M.Enumerate(r.Rel, append(slices.Clone(t.cur), t.next...), func(vals []uint64) bool {
+			k := globalsKey(vals[:n])
+			byG[k] = append(byG[k], slices.Clone(vals[n:]))
+			return true
+		})
+		t.sols[r] = byG
+	}
+	return byG[globalsKey(g)]
+}
+
+// moves returns the steps of a thread with the given stack (bottom first)
+// at globals g.
+func (t *ruleTable) moves(g []uint64, stack []explicit.Frame) []move {
+	out := []move{}
+	if len(stack) == 0 {
+		return out
+	}
+	depth := len(stack)
+	top := stack[depth-1]
+	with := func(g2 []uint64, keep int, frames ...explicit.Frame) {
+		s := append(slices.Clone(stack[:keep]), frames...)
+		out = append(out, move{g2, s})
+	}
+	for _, r := range t.net.RulesFrom(top.Label) {
+		for _, g2 := range t.solutions(r, g) {
+			switch r.Kind {
+			case pds.Step:
+				with(g2, depth-1, explicit.Frame{Label: r.To})
+			case pds.Push:
+				with(g2, depth-1, explicit.Frame{Label: r.Ret}, explicit.Frame{Label: r.To})
+			case pds.Pop:
+				with(g2, depth-1)
+			}
+		}
+	}
+	return out
 }
