@@ -220,6 +220,12 @@ func (s absState) key() string {
 // returns the keys of the generators, sorted, or an error when the
 // abstraction exceeds maxGenStates or a limit stops it.
 func generators(ctx context.Context, net *pds.Network, depth int, key func([]uint64, []int) string) ([]string, error) {
+	return generatorsBy(ctx, net, depth, key, newRuleTable(net))
+}
+
+// generatorsBy is generators with the steps from tab, or from
+// explicit.Stepper when tab is nil.
+func generatorsBy(ctx context.Context, net *pds.Network, depth int, key func([]uint64, []int) string, tab *ruleTable) ([]string, error) {
 	st := explicit.NewStepper(net, net.MaxThreads, 1<<20)
 	n := len(net.Threads)
 	below := make([]map[string]explicit.Frame, n) // frames cut off, per thread
@@ -237,7 +243,6 @@ func generators(ctx context.Context, net *pds.Network, depth int, key func([]uin
 	// A thread's steps depend on the globals and its own stack only (no
 	// forks): they are computed once per such pair, from a table of every
 	// rule's solutions when no return value is received.
-	tab := newRuleTable(net)
 	moves := map[string][]move{}
 	var kb []byte
 	step := func(c explicit.Config, z int) ([]explicit.Config, error) {
