@@ -112,10 +112,10 @@ while IFS='|' read -r name file cflags bflags; do
 		if [ $i = 0 ] && [ "$c" != - ] && [ "$b" != - ] && awk -v c="$c" -v b="$b" 'BEGIN { exit !(c < 0.1 && b < 0.1) }'; then
 			n=21
 		fi
+		i=$((i + 1))
 		if [ "$c" = - ] && [ "$b" = - ]; then
 			break # both cut off: once is enough
 		fi
-		i=$((i + 1))
 	done
 	cm=$(echo "$ct" | median) bm=$(echo "$bt" | median)
 	verdict=$(awk -v c="$cm" -v b="$bm" 'BEGIN {
@@ -125,7 +125,7 @@ while IFS='|' read -r name file cflags bflags; do
 		else if (b <= c * 1.05 && c <= b * 1.05) print "tie"
 		else if (b < c) printf "cbreach ahead (%.2f)\n", b / c
 		else printf "CUBA ahead (%.2f)\n", b / c }')
-	rows="$rows| $name | \`${cflags:-(symbolic)}\` | $(cubaAnswer "$work/cuba.out") | ${cm} | \`${bflags}\` | $(cbreachAnswer "$work/cbreach.out") | ${bm} | $n | ${verdict} |
+	rows="$rows| $name | \`${cflags:-(symbolic)}\` | $(cubaAnswer "$work/cuba.out") | ${cm} | \`${bflags}\` | $(cbreachAnswer "$work/cbreach.out") | ${bm} | $i | ${verdict} |
 "
 	echo "$name: CUBA $cm s, cbreach $bm s ($verdict)" >&2
 done <<<"$instances"
