@@ -86,13 +86,13 @@ func checkVisible(t *testing.T, name string, net *pds.Network, r *cbr.Result, re
 
 // reference explores net explicitly beyond a claim at most: three more
 // contexts with stacks of up to refDepth frames, or, where that passes
-// a million configurations, fewer contexts (at least one more) and then
+// 300,000 configurations, fewer contexts (at least one more) and then
 // shallower stacks. Every visible state it finds is reachable, so each
 // one beyond the claim disproves it.
 func reference(t *testing.T, name string, net *pds.Network, most int) *explicit.Result {
 	t.Helper()
 	for _, o := range []struct{ extra, depth int }{{3, refDepth}, {2, refDepth}, {1, refDepth}, {1, 4}} {
-		ref, err := explicit.Explore(net, explicit.Options{Contexts: most + o.extra, MaxDepth: o.depth, MaxConfigs: 1000000})
+		ref, err := explicit.Explore(net, explicit.Options{Contexts: most + o.extra, MaxDepth: o.depth, MaxConfigs: 300000})
 		if err == nil {
 			if o.extra < 3 {
 				t.Logf("%s: the reference explores %d contexts beyond the claim, stacks of %d frames", name, o.extra, o.depth)
@@ -101,7 +101,7 @@ func reference(t *testing.T, name string, net *pds.Network, most int) *explicit.
 		}
 		require.ErrorContains(t, err, "more than", "%s", name)
 	}
-	t.Fatalf("%s: no reference within a million configurations", name)
+	t.Fatalf("%s: no reference within 300,000 configurations", name)
 	return nil
 }
 
@@ -258,7 +258,7 @@ func unbounded(t *testing.T, net *pds.Network, s cbr.Strategy, prune cbr.Prune) 
 // from being claimed early.
 func TestVisibleConvergence(t *testing.T) {
 	claims, plateaus := 0, 0
-	for _, seed := range tier.Seeds(t, 24, 300, 80) {
+	for _, seed := range tier.Seeds(t, 24, 150, 40) {
 		var net *pds.Network
 		if seed%3 == 1 {
 			ps, is := randomPlateau(seed)
@@ -279,7 +279,7 @@ func TestVisibleConvergence(t *testing.T) {
 		// reference stay the same from j to j+1 and grow later.
 		if len(levels) > 0 && slices.Max(levels) >= 2 {
 			j := slices.Max(levels)
-			ref, err := explicit.Explore(net, explicit.Options{Contexts: j, MaxDepth: refDepth, MaxConfigs: 1000000})
+			ref, err := explicit.Explore(net, explicit.Options{Contexts: j, MaxDepth: refDepth, MaxConfigs: 300000})
 			if err != nil {
 				require.ErrorContains(t, err, "more than")
 				continue
