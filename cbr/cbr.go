@@ -218,8 +218,12 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		a.splitter = split.New(opts.Split, a.sp)
 		a.splitter.MaxTuples = opts.MaxTuples
 		a.splitter.Classes = opts.Traces
+		a.watchVisible(ctx)
 		return a.run()
 	})
+	if errors.Is(err, errVisible) {
+		r.Visible, err = a.vis.result, nil
+	}
 	stopped := errors.Is(err, errStop)
 	if stopped {
 		err = nil
@@ -240,7 +244,9 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		return r, err
 	}
 	r.Decide()
-	if r.Verdict == Safe {
+	if r.Verdict == Safe && r.Visible == nil {
+		// (Stopped by the visible states, the level after the last one
+		// made was never made: it says nothing about the configurations.)
 		r.Converged = a.converged()
 	}
 	if r.Limit == nil && !stopped && !opts.Unbounded {
@@ -259,11 +265,14 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		if r.Converged >= 0 {
 			r.Bound = r.Converged
 		}
+		if r.Visible != nil {
+			r.Bound = r.Visible.Explored
+		}
 		for len(r.Stats.TuplesPerLevel) <= r.Bound {
 			r.Stats.TuplesPerLevel = append(r.Stats.TuplesPerLevel, 0)
 			r.Stats.KeptPerLevel = append(r.Stats.KeptPerLevel, 0)
 		}
-		if r.Verdict == Safe && r.Converged < 0 {
+		if r.Verdict == Safe && r.Converged < 0 && r.Visible == nil {
 			r.Verdict = Unknown // cannot happen: unbounded runs end converged or cut off
 		}
 	}
@@ -309,6 +318,7 @@ type analysis struct {
 	start    time.Time
 	unsplit  bool // a changed post* result of the k-th context was not split
 	posts    postCache
+	vis      *visibleTracker // unbounded runs: the reachable visible states (converge.go)
 }
 
 // postCache keeps post* results for the items of one level that ask for
@@ -399,6 +409,9 @@ func (a *analysis) run() error {
 		}
 		if done := it.level - a.free(); done > a.res.Complete {
 			a.levelDone(done)
+			if a.vis != nil && a.vis.done(done) {
+				return errVisible
+			}
 		}
 		a.res.Stats.ViewTuples++
 		a.grow(it.level)

@@ -50,6 +50,71 @@
 // rest need not be). Options.Unbounded deepens until convergence, a
 // violation or a limit (docs/design.md, "Convergence and coverage").
 //
+// # Visible states
+//
+// The configurations of a recursive program may grow for ever (CUBA's
+// stefan-2 and stefan-4: the stacks grow without end) while what errors
+// and targets are made of stops growing: the visible states, a value of
+// the globals with every thread's top of stack (a label, or empty).
+// Unbounded runs that count contexts, on networks without locals and
+// without forks (a stack symbol is its label; the threads are fixed:
+// CUBA's systems and the programs of that shape), also follow the
+// visible states T_j reachable within j contexts, and stop with
+// Result.Visible (and the verdict for every bound) at the first k with
+//
+//	(a) T_{k+1} = T_k: no visible state is new with k+1 contexts, and
+//	(b) G ⊆ T_k: every generator is reachable within k contexts,
+//
+// where G over-approximates the visible states a pop step produces in
+// some reachable configuration (CUBA's generators; Liu and Wahl, PLDI
+// 2018, and with Reps, TOPLAS 2020). A plateau alone is no proof: a
+// stack can grow by a context while every visible state stays the same,
+// and a later pop shows what lies below (TestVisiblePlateau: the visible
+// states of its system stay the same from 3 to 4 contexts and grow at 5).
+//
+// Soundness: T_j ⊆ T_k for every j, by induction on j > k. Take a run of
+// j+1 contexts, its last context by thread z from c in R_j (the
+// configurations within j contexts), so vis(c) ∈ T_k, and some c' in R_k
+// with vis(c') = vis(c). Cut z's steps at its pops below the height its
+// stack had when the segment began. Within a segment z reads and writes
+// only the frames above that height, and its first frame, the top,
+// is the same in c' (same visible state): so the same steps run from c',
+// in one more context, and every visible state of the segment is in
+// T_{k+1} = T_k (a). A pop that ends a segment produces a visible state
+// of a reachable configuration, so a generator, in T_k by (b); the next
+// segment starts from a configuration d of R_k with that visible state
+// and the same argument applies. The other threads do not move, so their
+// tops are those of c throughout. Hence every visible state of the run
+// is in T_k. Errors are visible (an error label on top) and so are
+// CUBA's targets: none found within k+1 contexts means none for any
+// number. T_j is read off the tuples kept at levels up to j (every
+// configuration with j contexts lies in one, "Subsumed tuples"), at every
+// global of a tuple's domain the product of the views' tops there;
+// a level is done when the first item of the next is taken, so (a) for k
+// is known when the first item with k+1 contexts is taken, and the run
+// stops there, having explored k+1 contexts (Result.Visible.Explored).
+//
+// G (converge.go, generators) is computed once, when (a) first holds, by
+// an explicit search of an abstraction: every stack cut to its top
+// genDepth = 2 frames, with a mark that frames may lie below, the frames
+// cut off collected per thread; a thread whose one frame left is marked
+// runs from each collected frame put below it (with or without more
+// frames below). Every concrete step is matched by a step of the
+// abstraction from a configuration with the same globals and tops (the
+// frames below the kept ones are among those collected), so every
+// reachable pop's visible state is among the visible states the
+// abstraction's pops produce; the search repeats until no new frame is
+// cut off. CUBA's generators (its -z 2) put below a popped frame any
+// symbol that some push puts below another, and explore the same cut
+// stacks. Frames below the top never change (no locals), so the frames
+// collected here are such symbols or frames of the initial stacks: when
+// every initial stack has one frame (as in all of CUBA's suite), G here
+// is no larger than CUBA's, and the criterion holds no later. It is given up
+// (the run goes on as without it) beyond 200,000 abstract configurations.
+// TestVisibleConvergence checks every claim against the explicit
+// semantics with three more contexts, on random CUBA systems, random
+// programs and random members of the plateau's family.
+//
 // # Counting
 //
 // Stats.ViewTuples counts the items taken from the worklist to compute

@@ -46,10 +46,40 @@ type sanity struct {
 	// its Labels; it is filled once per procedure, so that checking every
 	// label takes linear time.
 	inProc map[*Proc]map[*Label]int
+	// valid caches, per variable (a global or a local) and copy, the
+	// values of its type (validType): every rule asks for the same ones.
+	valid map[validKey]bdd.Node
+}
+
+type validKey struct {
+	v any // *Global or *Local
+	c int
+}
+
+// globalValid and localValid return validType of a global's or local's
+// copy c, computed once per sanity check.
+func (s *sanity) globalValid(g *Global, c int) bdd.Node {
+	k := validKey{g, c}
+	if v, ok := s.valid[k]; ok {
+		return v
+	}
+	v := s.n.validType(s.n.GlobalVec(g, c), g.Type)
+	s.valid[k] = v
+	return v
+}
+
+func (s *sanity) localValid(l *Local, c int) bdd.Node {
+	k := validKey{l, c}
+	if v, ok := s.valid[k]; ok {
+		return v
+	}
+	v := s.n.validType(s.n.LocalVec(l, c), l.Type)
+	s.valid[k] = v
+	return v
 }
 
 func newSanity(n *Network) *sanity {
-	s := &sanity{n: n, blockOf: map[bdd.Var]byte{}, inNet: map[*Label]bool{}, inProc: map[*Proc]map[*Label]int{}}
+	s := &sanity{n: n, blockOf: map[bdd.Var]byte{}, inNet: map[*Label]bool{}, inProc: map[*Proc]map[*Label]int{}, valid: map[validKey]bdd.Node{}}
 	for _, g := range n.Globals {
 		s.blockOf[g.Var] = 'G'
 	}
@@ -291,7 +321,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 	var inputs []bdd.Node
 	own := map[any]bdd.Node{}
 	for _, g := range n.Globals {
-		v := n.validType(n.GlobalVec(g, GCur), g.Type)
+		v := s.globalValid(g, GCur)
 		if !v.IsTrue() {
 			inputs = append(inputs, v)
 			own[g] = v
@@ -299,7 +329,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 	}
 	if in != nil {
 		for _, l := range in.Locals {
-			v := n.validType(n.LocalVec(l, LCur), l.Type)
+			v := s.localValid(l, LCur)
 			if !v.IsTrue() {
 				inputs = append(inputs, v)
 				own[l] = v
@@ -323,7 +353,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 		return bad.IsFalse()
 	}
 	for _, g := range n.Globals {
-		if !valid(n.validType(n.GlobalVec(g, GNext), g.Type), g) {
+		if !valid(s.globalValid(g, GNext), g) {
 			s.errorf(pos, "%s: relation may give %s an invalid value", what, g.Name)
 		}
 	}
@@ -333,7 +363,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 			if o.p == in {
 				self = l
 			}
-			if !valid(n.validType(n.LocalVec(l, o.c), l.Type), self) {
+			if !valid(s.localValid(l, o.c), self) {
 				s.errorf(pos, "%s: relation may give local %s.%s an invalid value", what, l.Proc.Name, l.Name)
 			}
 		}

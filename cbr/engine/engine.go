@@ -217,12 +217,37 @@ type Result struct {
 	// stopped growing, or -1: when it is set, the verdict holds for every
 	// bound (every configuration reachable at all is reachable with at
 	// most Converged units), with the same thread bound.
-	Converged  int
+	Converged int
+	// Visible, when set, says that the reachable visible states (the
+	// globals and every thread's top of stack: what errors and targets are
+	// made of) stop growing, so that the verdict holds for every bound,
+	// although the configurations may grow for ever.
+	Visible    *VisibleConvergence
 	Unit       Unit    // what the bound counts
 	Limit      error   // the limit that cut the search off (nil when none did)
 	Reason     string  // Limit, or what else made the verdict Unknown, in words
 	Violations []Found // in the order found: by contexts, then label
 	Stats      Stats
+}
+
+// VisibleConvergence is the criterion that proved a verdict for every
+// bound from the reachable visible states (cbr's documentation, "Visible
+// states").
+type VisibleConvergence struct {
+	// Level is the k at which the reachable visible states stop growing:
+	// every visible state reachable at all is reachable within k units.
+	Level int
+	// Explored is the number of units explored to tell (Level+1).
+	Explored int
+	// States is the number of reachable visible states.
+	States int
+	// Generators is the number of visible states a pop can produce (an
+	// over-approximation); every one of them is reachable within Level
+	// units.
+	Generators int
+	// Depth is the number of top frames per stack the over-approximation
+	// of the generators keeps.
+	Depth int
 }
 
 // Decide sets the verdict from what the run found, the same rule for

@@ -87,6 +87,10 @@ func report(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Result, 
 		}
 		fmt.Fprintf(&b, "SAFE for any number of %s: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
 			r.Unit, what, units(r.Converged, r.Unit), units(r.Bound, r.Unit))
+	case r.Visible != nil && !noTarget(in):
+		fmt.Fprintf(&b, "SAFE for any number of %s: %s; %s\n", r.Unit, map[bool]string{false: "no violation is reachable", true: "the target is not reachable"}[in.cuba], visibleWords(r.Visible, r.Unit))
+	case noTarget(in) && r.Visible != nil:
+		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; %s\n", in.file, visibleWords(r.Visible, r.Unit))
 	case noTarget(in) && counts != nil:
 		fmt.Fprintf(&b, "NO TARGET: %s has no target, so nothing was checked; the reachable visible states follow\n", in.file)
 	case noTarget(in) && r.Converged >= 0:
@@ -236,6 +240,7 @@ type jsonResult struct {
 	Unbounded  bool            `json:"unbounded,omitempty"`
 	Complete   int             `json:"complete"`
 	Converged  *int            `json:"converged"`
+	Visible    *jsonVisible    `json:"visibleConverged,omitempty"` // the visible states' criterion, when it proved the verdict
 	Split      string          `json:"split,omitempty"`
 	Prune      string          `json:"prune,omitempty"`
 	Contexts   *int            `json:"contexts"`
@@ -277,6 +282,7 @@ func writeJSON(w io.Writer, in *input, c *config, s split.Strategy, r *cbr.Resul
 	if r.Converged >= 0 {
 		out.Converged = &r.Converged
 	}
+	out.Visible = visibleJSON(r.Visible, r.Unit)
 	for j, n := range counts {
 		jb := jsonBound{Contexts: j, VisibleStates: n, NewViewTuples: at(r.Stats.KeptPerLevel, j)}
 		if j < len(r.Stats.LevelTime) {

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/cbreach/cbreach/cbr"
+)
+
+// visibleWords says the criterion that proved a verdict for every bound
+// from the reachable visible states (cbr's documentation, "Visible
+// states").
+func visibleWords(v *cbr.VisibleConvergence, u cbr.Unit) string {
+	return fmt.Sprintf("the reachable visible states (%d: the globals with every thread's top of stack) stop growing at %s: none is new with %s, "+
+		"and each of the %d visible states a return can produce (over-approximated with the top %d frames of every stack) is reachable by then",
+		v.States, units(v.Level, u), units(v.Explored, u), v.Generators, v.Depth)
+}
+
+// jsonVisible is the criterion in the JSON object.
+type jsonVisible struct {
+	Level         int    `json:"level"`
+	Explored      int    `json:"explored"`
+	VisibleStates int    `json:"visibleStates"`
+	Generators    int    `json:"generators"`
+	Depth         int    `json:"depth"`
+	Criterion     string `json:"criterion"`
+}
+
+func visibleJSON(v *cbr.VisibleConvergence, u cbr.Unit) *jsonVisible {
+	if v == nil {
+		return nil
+	}
+	return &jsonVisible{Level: v.Level, Explored: v.Explored, VisibleStates: v.States, Generators: v.Generators, Depth: v.Depth, Criterion: visibleWords(v, u)}
+}
