@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -33,6 +34,9 @@ const genDepth = 2
 // maxGenStates bounds the abstraction's states: beyond it the criterion
 // gives up (the run goes on as without it).
 const maxGenStates = 200000
+
+// maxVisibleStates bounds the visible states the tracker keeps.
+const maxVisibleStates = 2000000
 
 // visibleTracker collects the reachable visible states level by level
 // from the tuples the analysis keeps, and tells when they stop growing
@@ -104,8 +108,21 @@ func (v *visibleTracker) key(globals []uint64, tops []int) string {
 // contexts: at every global of its domain, the product of the threads'
 // tops there (a tuple's configurations at a global are the product of
 // its views there).
+//
+// The visible states are kept explicitly, one by one: when a tuple's
+// domain has more than maxGenStates global values, or more than
+// maxVisibleStates are kept, the tracker gives up (the criterion does not
+// apply to this run), so that open data the symbolic analysis handles
+// in a few tuples is never enumerated here.
 func (v *visibleTracker) tuple(level int, t split.Tuple) {
+	if v.failed {
+		return
+	}
 	m := v.net.M
+	if m.Count(t.Domain, v.net.Sets().G[pds.GCur]).Cmp(big.NewInt(maxGenStates)) > 0 {
+		v.failed, v.seen, v.perLvl = true, nil, nil
+		return
+	}
 	type valTops map[string][]int // global values -> top ids
 	per := make([]valTops, len(t.Views))
 	var globals []string // the domain's values, in order
@@ -114,8 +131,12 @@ func (v *visibleTracker) tuple(level int, t split.Tuple) {
 		k := v.key(vals, nil)
 		globals = append(globals, k)
 		gvals[k] = slices.Clone(vals)
-		return true
+		return len(globals) <= maxGenStates
 	})
+	if len(globals) > maxGenStates || len(v.seen) > maxVisibleStates {
+		v.failed, v.seen, v.perLvl = true, nil, nil
+		return
+	}
 	for i, view := range t.Views {
 		per[i] = valTops{}
 		add := func(id int, g bdd.Node) {
@@ -320,13 +341,16 @@ func generatorsBy(ctx context.Context, net *pds.Network, depth int, key func([]u
 				work = append(work, s)
 			}
 		}
-		for _, c := range explicit.Initial(net) {
+		// The initial configurations one at a time: open data may have
+		// more of them than the search would ever hold.
+		explicit.EachInitial(net, func(c explicit.Config) bool {
 			s := absState{c: c, trunc: make([]bool, n)}
 			for i := range n {
 				cut(&s, i)
 			}
 			push(s)
-		}
+			return len(seen) <= maxGenStates && ctx.Err() == nil
+		})
 		for len(work) > 0 {
 			if len(seen) > maxGenStates {
 				return nil, errors.New("cbr: too many abstract states for the generators")

@@ -204,3 +204,32 @@ func TestEagerEnumerationStops(t *testing.T) {
 		t.Errorf("%s (%v), want unknown at the deadline", r.Verdict, r.Limit)
 	}
 }
+
+// TestOpenDataUnbounded: an unbounded run on 32 open bits without locals
+// (where the visible states' criterion would apply) answers from the
+// configurations' convergence: the criterion's explicit record of the
+// visible states gives up on a domain of 2^32 values instead of listing
+// them (the test would not finish if it listed them).
+func TestOpenDataUnbounded(t *testing.T) {
+	src := `int<32> x = ?;
+proc t1() { x = 0; }
+proc t2() { x = 1; }
+start t1(); start t2();
+`
+	for _, s := range []split.Strategy{split.Lazy, split.Eager} {
+		opts := cbr.Options{Split: s, Unbounded: true}
+		if s == split.Eager {
+			opts.Limits.MaxTuples = 1000 // eager refuses 2^32 initial tuples
+		}
+		r := analyzeOpen(t, src, opts)
+		if s == split.Eager {
+			if !errors.Is(r.Limit, cbr.ErrTupleLimit) {
+				t.Fatalf("eager: got limit %v, want the tuple limit", r.Limit)
+			}
+			continue
+		}
+		if r.Verdict != cbr.Safe || r.Converged != 2 || r.Visible != nil {
+			t.Fatalf("lazy: got %s, converged at %d, visible %v; want SAFE converged at 2 by the configurations", r.Verdict, r.Converged, r.Visible)
+		}
+	}
+}
