@@ -10,8 +10,8 @@ import (
 // globals"): for every round r < K, the start of round r+1 is reachable
 // from the start of round r in the abstraction of the network to its
 // hidden globals, every rule's relation with everything else quantified
-// away (round 1's start is the initial values). It is true when the
-// network has no hidden globals.
+// away (round 1's start is the initial values). It mentions the guesses
+// only, and is true when the network has no hidden globals.
 func (s *Net) hiddenSteps() bdd.Node {
 	net, n := s.Orig, s.Net
 	m := n.M
@@ -67,8 +67,8 @@ func (s *Net) hiddenSteps() bdd.Node {
 		}
 		star = more
 	}
-	// Round r+1's guess is reachable from round r's start: round 1's copy
-	// (its initial values, GCur) for r = 1, the guess x?r after.
+	// Round r+1's guess is reachable from round r's start: from the
+	// initial values for r = 1, from the guess x?r after.
 	out := m.True()
 	for r := 0; r+1 < s.Rounds; r++ {
 		var from, to []bdd.Ref
@@ -78,7 +78,11 @@ func (s *Net) hiddenSteps() bdd.Node {
 			}
 			from, to = append(from, next[k]), append(to, bdd.Ref{Var: s.guess[i][r+1].Var, Copy: pds.GCur})
 		}
-		out = m.And(out, m.Rename(star, m.Renaming(from, to)))
+		x := star
+		if r == 0 {
+			x = m.AndExists(m.Exists(project(net.InitRel(pds.GCur)), m.Set(next...)), star, m.Set(cur...))
+		}
+		out = m.And(out, m.Rename(x, m.Renaming(from, to)))
 	}
 	return out
 }
