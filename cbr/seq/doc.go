@@ -146,7 +146,8 @@
 // thread-slot network of three threads carries 20 bits per round). With
 // `start`, every slot is a thread of the round-robin order and its hidden
 // globals are guessed too, so that a guess may wake a dormant slot that
-// no thread started (the check discards it, after post* explored it):
+// no thread started (the check discards it, after post* explored it;
+// "The guesses of the slot globals" below narrows them):
 // the eager form's cost grows fast with the slots (race.bp, 2 rounds:
 // 15 s with 8 threads, 0.2 s with 2; spawn.pds: over 30 s with 8, 0.5 s
 // with 3), which is why a program that starts a bounded number of threads
