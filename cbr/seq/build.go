@@ -26,6 +26,8 @@ type Net struct {
 	errID  map[*pds.Label]int        // original label -> 1+index in errs
 	labels map[*pds.Label]*pds.Label // original label -> its copy
 	ends   map[*pds.Label]bool       // the $end labels: a checked error
+
+	hidden bdd.Node // eager: the guesses of the slot globals, reachable round to round (hiddenSteps)
 }
 
 // sched is the name of the procedure of the scheduler's labels.
@@ -82,6 +84,9 @@ func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, la
 			return fmt.Errorf("seq: the sequential network is malformed (a bug): %w", err)
 		}
 		s.Net = n
+		if !lazy {
+			s.hidden = s.hiddenSteps()
+		}
 		return m.Err()
 	})
 	if err != nil {

@@ -3,9 +3,8 @@
 // pushdown system ("Reducing concurrent analysis under a context bound to
 // sequential analysis", Formal Methods in System Design 35(1), 2009),
 // analysed with the same post* as the view-tuple engine (package symauto)
-// and a BDD query for the error labels. It is the eager form of the
-// paper's Sections 2 to 5; the lazy form of Section 6 is not implemented
-// yet.
+// and a BDD query for the error labels: the eager form of the paper's
+// Sections 2 to 5, and the lazy form of its Section 6 (lazy.go).
 //
 // # The bound: rounds
 //
@@ -147,12 +146,34 @@
 // thread-slot network of three threads carries 20 bits per round). With
 // `start`, every slot is a thread of the round-robin order and its hidden
 // globals are guessed too, so that a guess may wake a dormant slot that
-// no thread started (the check discards it, after post* explored it):
+// no thread started (the check discards it, after post* explored it;
+// "The guesses of the slot globals" below narrows them):
 // the eager form's cost grows fast with the slots (race.bp, 2 rounds:
 // 15 s with 8 threads, 0.2 s with 2; spawn.pds: over 30 s with 8, 0.5 s
 // with 3), which is why a program that starts a bounded number of threads
 // gets exactly that many (pds.Builder.ProgramThreads). The lazy form
 // wakes a slot only when a thread started it.
+//
+// # The guesses of the slot globals (hidden.go)
+//
+// The guesses are symbolic constants over every value (the paper's
+// Section 2.2, eager computation), and post* pays for every one, reachable
+// or not. The hidden globals of the thread slots ($created, each slot's
+// procedure code and carried bits) are written only by a start and a
+// wake, which the other rules keep; so the guesses of round r+1 are
+// restricted to the values reachable from round r's start (round 1: the
+// initial values) in the network abstracted to its hidden globals: every
+// rule's and receive relation's projection onto them, the rest quantified
+// away, closed reflexively and transitively by squaring (a few bits:
+// microseconds). This is exact: the projection of a step of any run is a
+// step of the abstraction, so the start of every round of a round-robin
+// run satisfies it and the (⇒) direction below keeps its guesses; (⇐)
+// only loses sequential runs. It removes guesses such as a slot with a
+// procedure code but not yet counted in $created, or a counter that goes
+// down between rounds. On nested.pds (4 threads, 11 hidden bits, 6 user
+// bits) the eager form at 2 rounds went from over 60 s to about 30 s: the
+// guesses of the user globals and the dormant slots that a guess wakes
+// remain (docs/benchmarks.md, "Thread slots from the program").
 //
 // Measured (benchmarks/results/engines.md, the harness's --engines): on
 // the bundled Bluetooth driver within 3 rounds the eager form takes 26 s
@@ -160,6 +181,24 @@
 // and Vector the lazy form is 75 to 160 times faster where the eager one
 // finishes at all, and the eager one times out (60 s) from 3 threads, 2
 // rounds of the tree and 2 bits of Vector on.
+//
+// # Validity (the lazy form)
+//
+// The copies of a round that has not started hold no assumption at all,
+// not even the validity of their type (the paper's Section 6: the analysis
+// "makes no assumptions on the values of Var^i_G when k < i"): the first
+// round's automaton quantifies every copy away before its entry, and the
+// entry of round k+1 gives x@(k+1) and x?(k+1) their values, the ends of
+// the previous threads, which are valid because the network's rules give
+// valid values to valid inputs (pds's Validate checks it) and the initial
+// values are valid. Conjoining the validity of every copy instead (the
+// initial relation of a global with any value) costs an exponential in
+// the copies for an enum with unused codes: the layout orders the bits by
+// significance, so the validity of one copy spans all bits of lower
+// significance of every other global, and the BDD of the validity of c
+// copies keeps 2^c nodes between them, in every relation of the run. On
+// nested.pds (a 3-valued enum global) the lazy form at 3 rounds went from
+// 3.4 s to 0.66 s.
 //
 // # Traces (the lazy form; trace.go)
 //

@@ -27,6 +27,7 @@ type lazy struct {
 	swap                 *bdd.Renaming // x? -> x@ and x@ -> x? in GNext
 	nextToCur            *bdd.Renaming // x@, x? in GNext -> GCur
 	mid, round           bdd.VarSet    // x@ in GNext; $round in G
+	free                 bdd.VarSet    // x@, x? and $round in G: what the first round's entry sets
 	init1                bdd.Node      // x@1 holds the original initial values
 
 	// For traces (trace.go).
@@ -81,6 +82,7 @@ func newLazy(s *Net) *lazy {
 		rs = append(rs, ref(g, pds.GCur))
 	}
 	z.round = m.Set(rs...)
+	z.free = m.Union(z.tupleSet, z.round)
 	z.init1 = m.Translate(s.Orig.M, s.Orig.InitRel(pds.GCur), s.mapping(s.Orig, n, 0))
 	z.init1AsStart = m.Rename(z.init1, z.endToStart)
 	return z
@@ -155,11 +157,14 @@ func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time
 		var sites []Site
 		cutoff := false
 		for j := range s.Threads {
-			a := z.auto[j]
+			a, vars := z.auto[j], z.round
 			if a == nil {
-				a = z.sp.Init(s.Net.Threads[j])
+				// The copies start free, without the validity of their
+				// type (doc.go, "Validity"): entry gives each round's
+				// copies their values when the round starts.
+				a, vars = z.sp.Init(s.Net.Threads[j]), z.free
 			}
-			a = a.Reassign(z.round, m.And(z.entry(j, k), s.round.is(m, pds.GCur, uint64(k))))
+			a = a.Reassign(vars, m.And(z.entry(j, k), s.round.is(m, pds.GCur, uint64(k))))
 			if z.hist != nil {
 				z.hist.in[j] = append(z.hist.in[j], a)
 			}

@@ -307,7 +307,7 @@ func reason(err error, net *pds.Network) string {
 func (s *Net) Init(sp *symauto.Space) *symauto.Auto {
 	n := s.Net
 	m := n.M
-	eq := m.True()
+	eq := s.hidden
 	for i := range s.copies {
 		for r := 1; r < s.Rounds; r++ {
 			eq = m.And(eq, m.Eq(n.GlobalVec(s.copies[i][r], pds.GCur), n.GlobalVec(s.guess[i][r], pds.GCur)))
