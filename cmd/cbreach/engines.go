@@ -40,7 +40,7 @@ func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
 	fs.StringVar(&e.name, "engine", "cbr", "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
 	fs.IntVar(&e.maxDepth, "max-depth", explicit.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
-	fs.BoolVar(&e.selfCheck, "self-check", false, "run cbr eager, cbr lazy, explicit (and seq up to 2 rounds) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)")
+	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %d rounds) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)", seqMaxRounds))
 }
 
 // engineOf names the one engine a flag applies to; flags not listed apply
