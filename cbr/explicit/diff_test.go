@@ -2,6 +2,7 @@ package explicit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"testing"
@@ -77,8 +78,12 @@ func TestRandomDifferential(t *testing.T) {
 	}()
 	// Open data: a third as many programs with a global of 3 to 8 bits
 	// that starts with any value (randnet.Params.OpenBits).
-	open := tier.Seeds(t, 4, 50, 17)
+	open := tier.Seeds(t, 4, 20, 6)
 	widths := reachcases.OpenWidths()
+	openCapped := 0
+	defer func() {
+		require.LessOrEqual(t, openCapped, len(open)/5+1, "too many open-data programs beyond the reference's cap")
+	}()
 	for i, seed := range append(seeds, open...) {
 		recursive := seed%4 == 0
 		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
@@ -96,6 +101,14 @@ func TestRandomDifferential(t *testing.T) {
 		}
 		for k := 1; k <= maxK; k++ {
 			ref, err := pexp.Explore(net, pexp.Options{Contexts: k, MaxDepth: depth, MaxConfigs: 200000})
+			if i >= len(seeds) && errors.Is(err, pexp.ErrTooManyConfigs) {
+				// Open data multiplies the reference's configurations by
+				// the open values: larger bounds of this program are left
+				// out, and counted.
+				t.Logf("seed %s: the reference holds more than 200000 configurations with %d contexts; larger bounds left out", name, k)
+				openCapped++
+				break
+			}
 			require.NoError(t, err, "seed %s k %d", name, k)
 			want := referenceVerdict(ref)
 

@@ -69,6 +69,11 @@ type item struct {
 // enumerated solutions; meant for small models only. It returns an error
 // for opts.Contexts < 1, when more than opts.MaxConfigs configurations are
 // reached (if set), or when the BDD manager fails.
+
+// ErrTooManyConfigs is wrapped by the error of an exploration that would
+// hold more than Options.MaxConfigs configurations.
+var ErrTooManyConfigs = errors.New("too many configurations")
+
 func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 	k := opts.Contexts
 	if k < 1 {
@@ -109,7 +114,7 @@ func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 	// MaxConfigs, say so before enumerating them.
 	if opts.MaxConfigs > 0 {
 		if count := InitialCount(n); count.Cmp(big.NewInt(int64(opts.MaxConfigs))) > 0 {
-			return nil, fmt.Errorf("explicit: more than %d configurations within %d contexts: %s initial configurations", opts.MaxConfigs, k, FormatCount(count))
+			return nil, fmt.Errorf("explicit: more than %d configurations within %d contexts: %s initial configurations: %w", opts.MaxConfigs, k, FormatCount(count), ErrTooManyConfigs)
 		}
 	}
 	EachInitial(n, func(c Config) bool {
@@ -125,7 +130,7 @@ func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 			if _, ok := reached[it.key]; !ok {
 				reached[it.key] = &Reach{Config: it.config, Contexts: j}
 				if opts.MaxConfigs > 0 && len(reached) > opts.MaxConfigs {
-					return nil, fmt.Errorf("explicit: more than %d configurations within %d contexts", opts.MaxConfigs, k)
+					return nil, fmt.Errorf("explicit: more than %d configurations within %d contexts: %w", opts.MaxConfigs, k, ErrTooManyConfigs)
 				}
 			}
 			for t := range it.config.Threads {
