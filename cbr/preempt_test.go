@@ -44,7 +44,7 @@ func TestDifferentialPreemptions(t *testing.T) {
 	seeds := reachcases.PreemptionSeeds(t)
 	variants := reachcases.PreemptionVariants()
 	cases := append(reachcases.Cases(), reachcases.Random(seeds)...)
-	cases = append(cases, reachcases.RandomOpen(seeds[:min(len(seeds), 8)], reachcases.OpenWidths())...)
+	cases = append(cases, reachcases.RandomOpen(seeds[:min(len(seeds), 2)], reachcases.OpenWidths())...)
 	var nskipped atomic.Int32
 	t.Run("cases", func(t *testing.T) { // returns when every case is done
 		for _, c := range cases {
