@@ -154,7 +154,7 @@ func TestRandomDifferential(t *testing.T) {
 	seeds := tier.Seeds(t, 8, 80, 30)
 	// Open data: programs with a global that starts with any value
 	// (randnet.Params.OpenBits).
-	open, widths := tier.Seeds(t, 3, 10, 3), reachcases.OpenWidths()
+	open, widths := tier.Seeds(t, 3, 10, 0), reachcases.OpenWidths()
 	const depth = 8
 	ctx := context.Background()
 	var compared, violations, limited atomic.Int32
@@ -252,7 +252,7 @@ func TestBoundsAgainstCBR(t *testing.T) {
 	// Open data, as in TestRandomDifferential: the seeds after len(seeds)
 	// add a global that starts with any value (the seed in messages is
 	// the program's plus openSeed).
-	open, widths := tier.Seeds(t, 3, 6, 2), reachcases.OpenWidths()
+	open, widths := tier.Seeds(t, 3, 6, 0), reachcases.OpenWidths()
 	ctx := context.Background()
 	checked := 0
 	for i, seed := range append(seeds, open...) {
