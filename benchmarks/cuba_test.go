@@ -33,7 +33,7 @@ func cubaDir(t testing.TB) string {
 // stop growing at 8 contexts.
 const cubaUnreachableBound = 10
 
-func readCuba(t testing.TB, dir, name string) (*cuba.Instance, []cbr.Target) {
+func readCuba(t testing.TB, dir, name string) (*cuba.Instance, []pds.Target) {
 	sub := "04_BST-Insert"
 	if strings.HasPrefix(name, "Bluetooth") {
 		sub = map[string]string{"1": "01_Bluetooth-1", "2": "02_Bluetooth-2", "3": "03_Bluetooth-3"}[name[9:10]]
@@ -49,7 +49,7 @@ func readCuba(t testing.TB, dir, name string) (*cuba.Instance, []cbr.Target) {
 	require.NoError(t, err)
 	target := inst.EngineTarget(tg)
 	target.Name = tg.String()
-	return inst, []cbr.Target{target}
+	return inst, []pds.Target{target}
 }
 
 // TestCubaBluetooth: for every Bluetooth instance of CUBA's suite, under

@@ -39,10 +39,10 @@ func BenchmarkTraces(b *testing.B) {
 	type model struct {
 		name  string
 		k     int
-		build func() (*pds.Network, []cbr.Target)
+		build func() (*pds.Network, []pds.Target)
 	}
-	compile := func(e Experiment) func() (*pds.Network, []cbr.Target) {
-		return func() (*pds.Network, []cbr.Target) { return compileExperiment(b, e), nil }
+	compile := func(e Experiment) func() (*pds.Network, []pds.Target) {
+		return func() (*pds.Network, []pds.Target) { return compileExperiment(b, e), nil }
 	}
 	models := []model{
 		{"bluetooth-v2-a2s1", 5, compile(bluetooth("bluetooth-v2-a2s1", 5, 0))},
@@ -50,7 +50,7 @@ func BenchmarkTraces(b *testing.B) {
 	}
 	dir := filepath.Join("..", "..", "shared", "benchmarks", "cuba-pldi18")
 	if _, err := os.Stat(dir); err == nil {
-		models = append(models, model{"cuba-Bluetooth3-11", 7, func() (*pds.Network, []cbr.Target) {
+		models = append(models, model{"cuba-Bluetooth3-11", 7, func() (*pds.Network, []pds.Target) {
 			inst, tg := readCuba(b, dir, "Bluetooth3-11")
 			return inst.Net, tg
 		}})

@@ -20,9 +20,9 @@ import (
 type (
 	Verdict  = engine.Verdict
 	Found    = engine.Found
-	Target   = engine.Target
-	Top      = engine.Top
-	Value    = engine.Value
+	Target   = pds.Target
+	Top      = pds.Top
+	Value    = pds.Value
 	Result   = engine.Result
 	Stats    = engine.Stats
 	Progress = engine.Progress
@@ -112,7 +112,7 @@ type Options struct {
 	Unbounded bool
 	Split     Strategy // eager or lazy (default lazy)
 	All       bool     // explore the whole bound and report every violation site
-	Targets   []Target // visible states to reach, besides the error labels
+	Targets   []pds.Target // visible states to reach, besides the error labels
 	Prune     Prune    // which covered tuples are left out (default PruneSubsumed)
 	// SubsumeAfter is, for PruneSubsumed, the number of kept tuples before
 	// the subsumption test starts (identical tuples are dropped until

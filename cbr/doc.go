@@ -19,7 +19,7 @@
 // Errors are checked on the tagged post* result directly: every accepted
 // configuration there belongs to a start global of the tuple's domain,
 // where every other view accepts, so an error label on top is a reachable
-// violation of thread i' with j+1 contexts. Targets ([Target], CUBA's
+// violation of thread i' with j+1 contexts. Targets ([pds.Target], CUBA's
 // visible states) combine all threads: EXISTS Gs, G. target(G) AND
 // top_i'(Gs, G) AND the other threads' conditions at Gs.
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/cbreach/cbreach/symauto"
 )
 
-// Targets (engine.Target, CUBA's visible states) are checked in every
+// Targets (pds.Target, CUBA's visible states) are checked in every
 // tuple and post* result, with the start-global correlation.
 
 // topGlobals returns the globals under which v satisfies the condition.
@@ -21,15 +21,15 @@ func topGlobals(v *symauto.Auto, c Top) bdd.Node {
 	return v.TopGlobals(c.Label)
 }
 
-func targetTop(t *Target, i int) Top {
+func targetTop(t *pds.Target, i int) pds.Top {
 	if i < len(t.Tops) {
 		return t.Tops[i]
 	}
-	return Top{Any: true}
+	return pds.Top{Any: true}
 }
 
 // targetGlobals returns the target's condition on the current globals.
-func targetGlobals(n *pds.Network, t *Target) bdd.Node {
+func targetGlobals(n *pds.Network, t *pds.Target) bdd.Node {
 	m := n.M
 	if t.Never {
 		return m.False()

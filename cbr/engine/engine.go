@@ -131,38 +131,13 @@ type Limits struct {
 	MaxTuples int
 }
 
-// Target is a visible state to reach: values of some globals together
-// with a condition on the top of every thread's stack. It is reached when
-// some reachable configuration satisfies all parts at once (CUBA's .spec
-// targets). A reached target is reported as a Found with Target set.
-type Target struct {
-	Name    string
-	Pos     pds.Pos
-	Globals []Value // globals that must have these values; the others any
-	Tops    []Top   // by thread; threads beyond the slice may have any stack
-	Never   bool    // a target known to be unreachable (a reader found so)
-}
-
-// Value is a global with a value.
-type Value struct {
-	Global *pds.Global
-	Value  uint64
-}
-
-// Top is the condition on one thread's stack in a Target.
-type Top struct {
-	Any   bool       // any stack, empty or not
-	Empty bool       // the thread has finished
-	Label *pds.Label // otherwise: this label on top
-}
-
 // Found is a violation: an error label on top of a thread's stack in a
 // configuration reachable with Contexts units of the bound and no fewer,
 // or a reached target.
 type Found struct {
 	Kind     pds.LabelKind // Assert or Bounds; Normal for a target
 	Label    *pds.Label    // nil for a target
-	Target   *Target       // nil for an error label
+	Target   *pds.Target   // nil for an error label
 	Pos      pds.Pos
 	Thread   int
 	Proc     string

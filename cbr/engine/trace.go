@@ -248,7 +248,7 @@ func (t *Trace) Check(n *pds.Network, f Found, unit Unit) error {
 	}
 	switch {
 	case f.Target != nil:
-		if !f.Target.Holds(cur) {
+		if !cur.Satisfies(f.Target) {
 			return bad("the last configuration %s is not the target %s", cur.Format(n), f.Target.Name)
 		}
 	case f.Thread < 0 || f.Thread >= len(cur.Threads):
@@ -333,39 +333,6 @@ func started(n *pds.Network, before, after explicit.Config) int {
 		slot++
 	}
 	return -1
-}
-
-// Holds reports whether the configuration c is a state of the target:
-// the globals it names have their values and every thread's top its
-// condition. A thread that does not exist (not started yet) satisfies only
-// the condition Any.
-func (t *Target) Holds(c explicit.Config) bool {
-	if t.Never {
-		return false
-	}
-	for _, v := range t.Globals {
-		if c.Globals[v.Global.Index] != v.Value {
-			return false
-		}
-	}
-	for i, top := range t.Tops {
-		if top.Any {
-			continue
-		}
-		if i >= len(c.Threads) {
-			return false
-		}
-		st := c.Threads[i]
-		switch {
-		case top.Empty:
-			if len(st) != 0 {
-				return false
-			}
-		case len(st) == 0 || st[len(st)-1].Label != top.Label:
-			return false
-		}
-	}
-	return true
 }
 
 // initBy names what computed an initial relation of the globals.

@@ -156,7 +156,7 @@ func TestRandomDifferential(t *testing.T) {
 			// satisfies it, with the reduction on.
 			if len(ref.Reached) > 0 {
 				tg, fewest := pickTarget(net, ref, int(seed*7+uint64(k)))
-				tr, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, Targets: []engine.Target{tg}, All: true})
+				tr, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, Targets: []pds.Target{tg}, All: true})
 				require.NoError(t, err, "seed %s k %d", name, k)
 				got := -1
 				for _, v := range tr.Violations {
@@ -194,20 +194,20 @@ func TestRandomDifferential(t *testing.T) {
 // top) of the i-th reachable configuration, every other one leaving some
 // threads unconstrained, and returns it with the fewest contexts of the
 // reachable configurations that satisfy it.
-func pickTarget(net *pds.Network, ref *pexp.Result, i int) (engine.Target, int) {
+func pickTarget(net *pds.Network, ref *pexp.Result, i int) (pds.Target, int) {
 	c := ref.Reached[i%len(ref.Reached)].Config
-	tg := engine.Target{Name: fmt.Sprintf("visible state of configuration %d", i%len(ref.Reached))}
+	tg := pds.Target{Name: fmt.Sprintf("visible state of configuration %d", i%len(ref.Reached))}
 	for i, v := range c.Globals {
-		tg.Globals = append(tg.Globals, engine.Value{Global: net.Globals[i], Value: v})
+		tg.Globals = append(tg.Globals, pds.Value{Global: net.Globals[i], Value: v})
 	}
 	for t, s := range c.Threads {
 		switch {
 		case i%2 == 1 && t%2 == 0:
-			tg.Tops = append(tg.Tops, engine.Top{Any: true})
+			tg.Tops = append(tg.Tops, pds.Top{Any: true})
 		case len(s) == 0:
-			tg.Tops = append(tg.Tops, engine.Top{Empty: true})
+			tg.Tops = append(tg.Tops, pds.Top{Empty: true})
 		default:
-			tg.Tops = append(tg.Tops, engine.Top{Label: s[len(s)-1].Label})
+			tg.Tops = append(tg.Tops, pds.Top{Label: s[len(s)-1].Label})
 		}
 	}
 	fewest := -1
@@ -221,7 +221,7 @@ func pickTarget(net *pds.Network, ref *pexp.Result, i int) (engine.Target, int) 
 
 // satisfies reports whether d has the globals of c and the tops tg asks
 // for; threads d lacks satisfy only Any.
-func satisfies(d, c pexp.Config, tg *engine.Target) bool {
+func satisfies(d, c pexp.Config, tg *pds.Target) bool {
 	for i := range c.Globals {
 		if d.Globals[i] != c.Globals[i] {
 			return false

@@ -34,7 +34,7 @@ type Options struct {
 	Count    engine.Unit
 	MaxDepth int             // the stack depth limit (default DefaultMaxDepth)
 	All      bool            // explore the whole bound and report every violation site
-	Targets  []engine.Target // visible states to reach, besides the error labels
+	Targets  []pds.Target // visible states to reach, besides the error labels
 	// NoPOR turns the partial-order reduction off (package
 	// documentation, "Partial-order reduction"): every thread may be
 	// switched to after every step.
@@ -592,7 +592,7 @@ func (a *search) check(c pexp.Config, last, j int) error {
 	}
 	for i := range a.opts.Targets {
 		tg := &a.opts.Targets[i]
-		if a.found[tg] || !tg.Holds(c) {
+		if a.found[tg] || !c.Satisfies(tg) {
 			continue
 		}
 		a.found[tg] = true

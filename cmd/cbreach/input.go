@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/frontend/bp"
 	"github.com/cbreach/cbreach/frontend/cuba"
@@ -21,7 +20,7 @@ type input struct {
 	file    string
 	net     *pds.Network
 	cuba    bool
-	targets []cbr.Target
+	targets []pds.Target
 	src     *source // the input's text, for the statements of traces
 }
 
@@ -96,7 +95,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	if err != nil {
 		return in, err
 	}
-	in.targets = []cbr.Target{inst.EngineTarget(tg)}
+	in.targets = []pds.Target{inst.EngineTarget(tg)}
 	return in, nil
 }
 

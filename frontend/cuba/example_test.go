@@ -30,7 +30,7 @@ PDA 0 1
 		fmt.Println(err)
 		return
 	}
-	res, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: 3, Targets: []cbr.Target{inst.EngineTarget(tg)}})
+	res, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: 3, Targets: []pds.Target{inst.EngineTarget(tg)}})
 	if err != nil {
 		fmt.Println(err)
 		return

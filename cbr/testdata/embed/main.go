@@ -47,9 +47,9 @@ start worker(); start worker(); start check();`
 			at = l
 		}
 	}
-	tg := cbr.Target{Name: "lost", Globals: []cbr.Value{{Global: net.Globals[0], Value: 1}},
-		Tops: []cbr.Top{{Any: true}, {Any: true}, {Label: at}}}
-	res, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: 4, All: true, Targets: []cbr.Target{tg}})
+	tg := pds.Target{Name: "lost", Globals: []pds.Value{{Global: net.Globals[0], Value: 1}},
+		Tops: []pds.Top{{Any: true}, {Any: true}, {Label: at}}}
+	res, err = cbr.Analyze(context.Background(), net, cbr.Options{Contexts: 4, All: true, Targets: []pds.Target{tg}})
 	if err != nil {
 		return err
 	}
