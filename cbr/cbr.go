@@ -110,10 +110,10 @@ type Options struct {
 	// growing (Result.Converged), a violation is found, or a limit stops
 	// the run; Contexts is then ignored.
 	Unbounded bool
-	Split     Strategy // eager or lazy (default lazy)
-	All       bool     // explore the whole bound and report every violation site
+	Split     Strategy     // eager or lazy (default lazy)
+	All       bool         // explore the whole bound and report every violation site
 	Targets   []pds.Target // visible states to reach, besides the error labels
-	Prune     Prune    // which covered tuples are left out (default PruneSubsumed)
+	Prune     Prune        // which covered tuples are left out (default PruneSubsumed)
 	// SubsumeAfter is, for PruneSubsumed, the number of kept tuples before
 	// the subsumption test starts (identical tuples are dropped until
 	// then); 0 (the default) or less: from the first tuple.

@@ -32,8 +32,8 @@ type Options struct {
 	// preemptions (package documentation, "Preemptions"). Counting
 	// preemptions turns the partial-order reduction off.
 	Count    engine.Unit
-	MaxDepth int             // the stack depth limit (default DefaultMaxDepth)
-	All      bool            // explore the whole bound and report every violation site
+	MaxDepth int          // the stack depth limit (default DefaultMaxDepth)
+	All      bool         // explore the whole bound and report every violation site
 	Targets  []pds.Target // visible states to reach, besides the error labels
 	// NoPOR turns the partial-order reduction off (package
 	// documentation, "Partial-order reduction"): every thread may be
