@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
@@ -51,7 +51,7 @@ func BenchmarkEngines(b *testing.B) {
 	for _, e := range engineModels() {
 		for _, engine := range []string{"explicit", "explicit-no-por", "cbr-lazy"} {
 			b.Run(e.Model+"/k"+fmt.Sprint(e.Contexts)+"/"+engine, func(b *testing.B) {
-				var states, tuples int
+				var nstates, tuples int
 				var perBound []int
 				for b.Loop() {
 					net := compileExperiment(b, e)
@@ -63,20 +63,20 @@ func BenchmarkEngines(b *testing.B) {
 						tuples = r.Stats.ViewTuples
 						continue
 					}
-					r, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: e.Contexts, All: true, NoPOR: engine == "explicit-no-por"})
+					r, err := states.Run(context.Background(), net, states.Options{Contexts: e.Contexts, All: true, NoPOR: engine == "explicit-no-por"})
 					if err != nil {
 						b.Fatal(err)
 					}
 					if r.Verdict == cbr.Unknown {
 						b.Fatalf("%s: %s", e.ID(), r.Reason)
 					}
-					states, perBound = r.Explicit.States, r.Explicit.StatesPerLevel
+					nstates, perBound = r.Explicit.States, r.Explicit.StatesPerLevel
 				}
 				if engine == "cbr-lazy" {
 					b.ReportMetric(float64(tuples), "tuples")
 					return
 				}
-				b.ReportMetric(float64(states), "states")
+				b.ReportMetric(float64(nstates), "states")
 				b.Logf("%s %s: states expanded per bound %v", e.ID(), engine, perBound)
 			})
 		}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
-	cexp "github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
 )
 
@@ -30,7 +30,7 @@ func TestCutOffKeepsTraces(t *testing.T) {
 			return cbr.Analyze(ctx, net, cbr.Options{Contexts: 8, All: true, Traces: true, OnViolation: stop})
 		},
 		"explicit": func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error) {
-			r, err := cexp.Run(ctx, net, cexp.Options{Contexts: 9, All: true, Traces: true, OnViolation: stop})
+			r, err := states.Run(ctx, net, states.Options{Contexts: 9, All: true, Traces: true, OnViolation: stop})
 			return &r.Result, err
 		},
 		"seq": func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
-	xengine "github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/internal/reachcases"
 	"github.com/cbreach/cbreach/pds"
@@ -72,7 +72,7 @@ func TestDifferentialPreemptions(t *testing.T) {
 func checkPreempt(t *testing.T, net *pds.Network, k int, variants []reachcases.Variant) string {
 	ref, err := variants[0].Run(context.Background(), net, k)
 	require.NoError(t, err)
-	if r := ref.Raw.(*xengine.Result); errors.Is(r.Limit, engine.ErrDepthLimit) {
+	if r := ref.Raw.(*states.Result); errors.Is(r.Limit, engine.ErrDepthLimit) {
 		return "the reference met its depth limit"
 	}
 	for _, v := range variants[1:] {
@@ -128,7 +128,7 @@ func explicitPreemptReach(t *testing.T, net *pds.Network, k int) reach {
 	if k == 0 {
 		bound = cbr.ZeroBound
 	}
-	_, err := xengine.Run(context.Background(), net, xengine.Options{Contexts: bound, Count: cbr.Preemptions, MaxDepth: reachcases.ReferenceDepth, All: true,
+	_, err := states.Run(context.Background(), net, states.Options{Contexts: bound, Count: cbr.Preemptions, MaxDepth: reachcases.ReferenceDepth, All: true,
 		OnConfig: func(j int, c pexp.Config) {
 			var threads [][]string
 			for _, st := range c.Threads {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/spf13/pflag"
 )
@@ -27,9 +27,9 @@ type engineFlags struct {
 	noPOR     bool
 	selfCheck bool
 
-	stats      *explicit.Stats // the explicit engine's figures, after its run
-	seqStats   *seq.Stats      // the seq engine's figures, after its run
-	splitGiven bool            // --split was given
+	stats      *states.Stats // the explicit engine's figures, after its run
+	seqStats   *seq.Stats    // the seq engine's figures, after its run
+	splitGiven bool          // --split was given
 }
 
 func init() {
@@ -38,7 +38,7 @@ func init() {
 
 func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
 	fs.StringVar(&e.name, "engine", "cbr", "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
-	fs.IntVar(&e.maxDepth, "max-depth", explicit.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
+	fs.IntVar(&e.maxDepth, "max-depth", states.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
 	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %d rounds) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)", seqMaxRounds))
 }
@@ -60,7 +60,7 @@ var engineOf = []struct{ flag, engine string }{
 // checkEngine checks --engine and that every flag given applies to it.
 func checkEngine(c *config, fs *pflag.FlagSet) error {
 	e := &c.engine
-	if e.name != "cbr" && e.name != explicit.Name && e.name != seq.Name {
+	if e.name != "cbr" && e.name != states.Name && e.name != seq.Name {
 		return fmt.Errorf("--engine: want cbr, seq or explicit, got %q", e.name)
 	}
 	e.splitGiven = fs.Changed("split")
@@ -91,10 +91,10 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 
 // runExplicit runs the explicit engine with the options of the command.
 func runExplicit(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
-	xo := explicit.Options{Contexts: opts.Contexts, Count: opts.Count, MaxDepth: c.engine.maxDepth, All: opts.All, Targets: opts.Targets,
+	xo := states.Options{Contexts: opts.Contexts, Count: opts.Count, MaxDepth: c.engine.maxDepth, All: opts.All, Targets: opts.Targets,
 		NoPOR: c.engine.noPOR, MaxStateBytes: opts.MaxMemory, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, OnProgress: opts.OnProgress,
 		Traces: opts.Traces}
-	r, err := explicit.Run(ctx, net, xo)
+	r, err := states.Run(ctx, net, xo)
 	if r == nil {
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func explicitProgress(w io.Writer, u cbr.Unit) func(cbr.Progress) {
 func explicitSummary(b *strings.Builder, c *config, r *cbr.Result) {
 	st := c.engine.stats
 	if st == nil { // nothing was analysed
-		st = &explicit.Stats{}
+		st = &states.Stats{}
 	}
 	por := "on"
 	if c.engine.noPOR || r.Unit == cbr.Preemptions {

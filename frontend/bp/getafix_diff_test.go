@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	cexp "github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -161,7 +161,7 @@ func TestGetafixDifferential(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := cexp.Run(ctx, n, cexp.Options{Contexts: k, All: true, Traces: true})
+			xr, err := states.Run(ctx, n, states.Options{Contexts: k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
-	cexp "github.com/cbreach/cbreach/cbr/explicit"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -81,7 +81,7 @@ func TestGetafixEngines(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := cexp.Run(ctx, n, cexp.Options{Contexts: tc.k, All: true, Traces: true})
+			xr, err := states.Run(ctx, n, states.Options{Contexts: tc.k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +173,7 @@ func TestFibonacciEngines(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := cexp.Run(ctx, n, cexp.Options{Contexts: want.k, All: true, Traces: true})
+			xr, err := states.Run(ctx, n, states.Options{Contexts: want.k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}

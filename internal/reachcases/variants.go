@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	xengine "github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -130,7 +130,7 @@ func CBR(name string, opts cbr.Options, atMost ...string) Variant {
 }
 
 // ExplicitEngine returns the variant of the explicit-state engine (package
-// cbr/explicit, All set, Traces set and checked) with or without its partial-order reduction,
+// cbr/states, All set, Traces set and checked) with or without its partial-order reduction,
 // within the reference's depth limit. Tuples counts its expanded states.
 func ExplicitEngine(noPOR bool) Variant {
 	name := "explicit-engine"
@@ -138,7 +138,7 @@ func ExplicitEngine(noPOR bool) Variant {
 		name += "/no-por"
 	}
 	return Variant{Name: name, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
-		r, err := xengine.Run(ctx, net, xengine.Options{Contexts: k, MaxDepth: ReferenceDepth, All: true, NoPOR: noPOR, Traces: true})
+		r, err := states.Run(ctx, net, states.Options{Contexts: k, MaxDepth: ReferenceDepth, All: true, NoPOR: noPOR, Traces: true})
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +205,7 @@ var ExplicitPreemptions = Variant{Name: "explicit-engine/preemptions", Reference
 	if k == 0 {
 		k = cbr.ZeroBound
 	}
-	r, err := xengine.Run(ctx, net, xengine.Options{Contexts: k, Count: cbr.Preemptions, MaxDepth: ReferenceDepth, All: true, Traces: true})
+	r, err := states.Run(ctx, net, states.Options{Contexts: k, Count: cbr.Preemptions, MaxDepth: ReferenceDepth, All: true, Traces: true})
 	if err != nil {
 		return nil, err
 	}

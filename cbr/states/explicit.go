@@ -1,4 +1,4 @@
-package explicit
+package states
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds"
-	pexp "github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/pds/explicit"
 )
 
 // Name is the engine's name on the command line.
@@ -60,7 +60,7 @@ type Options struct {
 	// first expanded, with the fewest contexts that reach it. With the
 	// reduction off these are all the configurations reachable within
 	// the bound (for tests and tools).
-	OnConfig func(contexts int, c pexp.Config)
+	OnConfig func(contexts int, c explicit.Config)
 }
 
 // ProgressEvery is the number of expanded states between two calls of
@@ -139,7 +139,7 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	a := &search{ctx: ctx, net: net, opts: opts, k: k, res: r, found: map[any]bool{}, seen: map[string][]uint8{},
 		buckets: make([][]item, k+1), start: start, cutLevel: -1}
 	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
-		a.step = pexp.NewStepper(net, net.MaxThreads, opts.MaxDepth)
+		a.step = explicit.NewStepper(net, net.MaxThreads, opts.MaxDepth)
 		if !opts.NoPOR {
 			a.classify()
 		}
@@ -215,7 +215,7 @@ func (a *search) converged() int {
 func (a *search) reason(err error) string {
 	w := a.limitWords(err)
 	if !a.initialsDone && a.initials > 0 {
-		w += fmt.Sprintf(" while enumerating the initial configurations (%d of %s)", a.initials, pexp.FormatCount(pexp.InitialCount(a.net)))
+		w += fmt.Sprintf(" while enumerating the initial configurations (%d of %s)", a.initials, explicit.FormatCount(explicit.InitialCount(a.net)))
 	}
 	return w
 }
@@ -270,7 +270,7 @@ type search struct {
 	net   *pds.Network
 	opts  Options
 	k     int
-	step  *pexp.Stepper
+	step  *explicit.Stepper
 	res   *Result
 	found map[any]bool // labels and targets already reported
 	start time.Time
@@ -394,9 +394,9 @@ func (a *search) initial() error {
 		budget = a.opts.MaxMemory
 	}
 	if budget > 0 {
-		count := pexp.InitialCount(a.net)
-		var first pexp.Config
-		pexp.EachInitial(a.net, func(c pexp.Config) bool {
+		count := explicit.InitialCount(a.net)
+		var first explicit.Config
+		explicit.EachInitial(a.net, func(c explicit.Config) bool {
 			first = c
 			return false
 		})
@@ -406,7 +406,7 @@ func (a *search) initial() error {
 		}
 	}
 	var err error
-	pexp.EachInitial(a.net, func(c pexp.Config) bool {
+	explicit.EachInitial(a.net, func(c explicit.Config) bool {
 		if a.initials++; a.initials%pollEvery == 0 {
 			if err = a.poll(); err != nil {
 				return false
@@ -448,7 +448,7 @@ func (e *initialError) Error() string {
 
 func (e *initialError) words() string {
 	return fmt.Sprintf("%s initial configurations: more than the memory limit allows (at least %d bytes each, %s in all)",
-		pexp.FormatCount(e.count), e.each, bytesWords(e.budget))
+		explicit.FormatCount(e.count), e.each, bytesWords(e.budget))
 }
 
 func (e *initialError) Unwrap() error { return engine.ErrMemoryLimit }
@@ -569,7 +569,7 @@ func (a *search) queued() int {
 
 // check reports the error labels on top of the stacks of c, the targets
 // c satisfies, and notes a cutoff label (a start beyond the thread bound).
-func (a *search) check(c pexp.Config, last, j int) error {
+func (a *search) check(c explicit.Config, last, j int) error {
 	for t, s := range c.Threads {
 		if len(s) == 0 {
 			continue

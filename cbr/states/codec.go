@@ -1,10 +1,10 @@
-package explicit
+package states
 
 import (
 	"encoding/binary"
 
 	"github.com/cbreach/cbreach/pds"
-	pexp "github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/pds/explicit"
 )
 
 // The stored form of a configuration is a compact byte string, in
@@ -14,7 +14,7 @@ import (
 // same key exactly when they are equal; the queues hold keys only and
 // decode them when a state is expanded.
 
-func encode(c pexp.Config) string {
+func encode(c explicit.Config) string {
 	b := make([]byte, 0, 16+4*len(c.Globals))
 	b = binary.AppendUvarint(b, uint64(len(c.Threads)))
 	for _, g := range c.Globals {
@@ -34,7 +34,7 @@ func encode(c pexp.Config) string {
 
 // decode is the inverse of encode; it panics on a key encode did not
 // make for n.
-func decode(n *pds.Network, key string) pexp.Config {
+func decode(n *pds.Network, key string) explicit.Config {
 	b := []byte(key)
 	next := func() uint64 {
 		v, w := binary.Uvarint(b)
@@ -45,20 +45,20 @@ func decode(n *pds.Network, key string) pexp.Config {
 		return v
 	}
 	threads := int(next())
-	c := pexp.Config{Globals: make([]uint64, len(n.Globals)), Threads: make([][]pexp.Frame, threads)}
+	c := explicit.Config{Globals: make([]uint64, len(n.Globals)), Threads: make([][]explicit.Frame, threads)}
 	for i := range c.Globals {
 		c.Globals[i] = next()
 	}
 	for t := range c.Threads {
 		depth := int(next())
-		s := make([]pexp.Frame, depth)
+		s := make([]explicit.Frame, depth)
 		for i := range s {
 			l := n.Labels[next()]
 			locals := make([]uint64, len(l.Proc.Locals))
 			for j := range locals {
 				locals[j] = next()
 			}
-			s[i] = pexp.Frame{Label: l, Locals: locals}
+			s[i] = explicit.Frame{Label: l, Locals: locals}
 		}
 		c.Threads[t] = s
 	}

@@ -1,9 +1,9 @@
-package explicit
+package states
 
 import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
-	pexp "github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/pds/explicit"
 )
 
 // reduction classifies steps for the partial-order reduction (package
@@ -69,7 +69,7 @@ func (a *search) classify() {
 
 // local reports whether every step of thread t from c is local: its top
 // label's rules are, and a pop returns into a label that receives locally.
-func (r *reduction) local(c pexp.Config, t int) bool {
+func (r *reduction) local(c explicit.Config, t int) bool {
 	s := c.Threads[t]
 	top := s[len(s)-1].Label
 	if !r.localFrom[top.ID] {
@@ -80,7 +80,7 @@ func (r *reduction) local(c pexp.Config, t int) bool {
 
 // invisible reports whether thread t's stack in d, reached by a local
 // step of t, has a top no target names.
-func (r *reduction) invisible(d pexp.Config, t int) bool {
+func (r *reduction) invisible(d explicit.Config, t int) bool {
 	s := d.Threads[t]
 	if len(s) == 0 {
 		return !r.empty

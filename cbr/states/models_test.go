@@ -1,4 +1,4 @@
-package explicit_test
+package states_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/cbreach/cbreach/benchmarks"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
-	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/stretchr/testify/require"
@@ -51,7 +51,7 @@ func TestModels(t *testing.T) {
 			for _, k := range ks {
 				viol, fewest := want.Within(k)
 				for _, noPOR := range []bool{false, true} {
-					r, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: k, NoPOR: noPOR})
+					r, err := states.Run(context.Background(), net, states.Options{Contexts: k, NoPOR: noPOR})
 					require.NoError(t, err)
 					if viol {
 						require.Equal(t, engine.Violation, r.Verdict, "k %d no-por %v: %s", k, noPOR, r.Reason)
@@ -74,7 +74,7 @@ func TestBundledExample(t *testing.T) {
 	for k := 1; k <= 5; k++ {
 		want, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, All: true})
 		require.NoError(t, err)
-		got, err := explicit.Analyze(context.Background(), net, explicit.Options{Contexts: k, All: true})
+		got, err := states.Analyze(context.Background(), net, states.Options{Contexts: k, All: true})
 		require.NoError(t, err)
 		require.Equal(t, want.Verdict, got.Verdict, "k %d", k)
 		require.Equal(t, sites(want), sites(got), "k %d", k)

@@ -1,4 +1,4 @@
-package explicit
+package states
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package explicit_test
+package states_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr/engine"
-	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,8 +17,8 @@ import (
 // context are free. Within 0 preemptions it is safe.
 func TestPreemptions(t *testing.T) {
 	net := compile(t, filepath.Join("..", "..", "cmd", "cbreach", "testdata", "handover.pds"))
-	run := func(k int, u engine.Unit) *explicit.Result {
-		r, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: k, Count: u, All: true})
+	run := func(k int, u engine.Unit) *states.Result {
+		r, err := states.Run(context.Background(), net, states.Options{Contexts: k, Count: u, All: true})
 		require.NoError(t, err)
 		return r
 	}
@@ -35,6 +35,6 @@ func TestPreemptions(t *testing.T) {
 	r = run(3, engine.Contexts)
 	require.Equal(t, engine.Safe, r.Verdict)
 
-	_, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: engine.ZeroBound})
+	_, err := states.Run(context.Background(), net, states.Options{Contexts: engine.ZeroBound})
 	require.Error(t, err, "0 contexts")
 }

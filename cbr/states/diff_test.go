@@ -1,4 +1,4 @@
-package explicit_test
+package states_test
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
-	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/internal/randnet"
 	"github.com/cbreach/cbreach/internal/reachcases"
 	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
-	pexp "github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,7 +27,7 @@ type verdict struct {
 
 func (v verdict) String() string { return fmt.Sprintf("%v %v", v.v, v.sites) }
 
-func referenceVerdict(res *pexp.Result) verdict {
+func referenceVerdict(res *explicit.Result) verdict {
 	var v verdict
 	for _, x := range res.Violations {
 		v.sites = append(v.sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
@@ -48,7 +48,7 @@ func engineVerdict(r *engine.Result) verdict { return verdict{r.Verdict, sites(r
 
 // reachDiff compares the reference's reachable configurations with those
 // the engine expanded, with their fewest contexts.
-func reachDiff(net *pds.Network, ref *pexp.Result, got map[string]int) string {
+func reachDiff(net *pds.Network, ref *explicit.Result, got map[string]int) string {
 	want := map[string]int{}
 	for _, x := range ref.Reached {
 		want[x.Config.Key()] = x.Contexts
@@ -59,7 +59,7 @@ func reachDiff(net *pds.Network, ref *pexp.Result, got map[string]int) string {
 // TestRandomDifferential: on random programs with 2 or 3 threads, forks
 // and (every fourth seed) recursion, for k from 1 to 4 (3 with three
 // threads), the engine agrees with the reference semantics
-// (pds/explicit.Explore) on the verdict, the violation sites with their
+// (pds/states.Explore) on the verdict, the violation sites with their
 // fewest contexts and, without the reduction, the reachable
 // configurations with the fewest contexts of each; with the reduction on
 // the verdict and sites, and fewer states over all programs. Without recursion it
@@ -100,8 +100,8 @@ func TestRandomDifferential(t *testing.T) {
 			maxK = 3
 		}
 		for k := 1; k <= maxK; k++ {
-			ref, err := pexp.Explore(net, pexp.Options{Contexts: k, MaxDepth: depth, MaxConfigs: 200000})
-			if i >= len(seeds) && errors.Is(err, pexp.ErrTooManyConfigs) {
+			ref, err := explicit.Explore(net, explicit.Options{Contexts: k, MaxDepth: depth, MaxConfigs: 200000})
+			if i >= len(seeds) && errors.Is(err, explicit.ErrTooManyConfigs) {
 				// Open data multiplies the reference's configurations by
 				// the open values: larger bounds of this program are left
 				// out, and counted.
@@ -113,8 +113,8 @@ func TestRandomDifferential(t *testing.T) {
 			want := referenceVerdict(ref)
 
 			got := map[string]int{}
-			full, err := explicit.Run(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, All: true, NoPOR: true,
-				OnConfig: func(j int, c pexp.Config) {
+			full, err := states.Run(ctx, net, states.Options{Contexts: k, MaxDepth: depth, All: true, NoPOR: true,
+				OnConfig: func(j int, c explicit.Config) {
 					key := c.Key()
 					_, dup := got[key]
 					require.False(t, dup, "seed %s k %d: configuration expanded twice as new: %s", name, k, key)
@@ -130,7 +130,7 @@ func TestRandomDifferential(t *testing.T) {
 				require.Equal(t, k, full.Complete, "seed %s k %d: complete", name, k)
 			}
 			if full.Converged >= 0 {
-				more, err := pexp.Explore(net, pexp.Options{Contexts: k + 2, MaxDepth: depth, MaxConfigs: 200000})
+				more, err := explicit.Explore(net, explicit.Options{Contexts: k + 2, MaxDepth: depth, MaxConfigs: 200000})
 				require.NoError(t, err)
 				require.Equal(t, len(ref.Reached), len(more.Reached), "seed %s k %d: converged at %d, but more configurations with k+2", name, k, full.Converged)
 				fewest := 0
@@ -145,7 +145,7 @@ func TestRandomDifferential(t *testing.T) {
 			}
 			require.Equal(t, len(ref.Reached), perLevel, "seed %s k %d: coverage by bound", name, k)
 
-			red, err := explicit.Run(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, All: true})
+			red, err := states.Run(ctx, net, states.Options{Contexts: k, MaxDepth: depth, All: true})
 			require.NoError(t, err, "seed %s k %d", name, k)
 			require.Equal(t, want, engineVerdict(&red.Result), "seed %s k %d: verdict with the reduction", name, k)
 			statesFull += full.Explicit.States
@@ -156,7 +156,7 @@ func TestRandomDifferential(t *testing.T) {
 			// satisfies it, with the reduction on.
 			if len(ref.Reached) > 0 {
 				tg, fewest := pickTarget(net, ref, int(seed*7+uint64(k)))
-				tr, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth, Targets: []pds.Target{tg}, All: true})
+				tr, err := states.Analyze(ctx, net, states.Options{Contexts: k, MaxDepth: depth, Targets: []pds.Target{tg}, All: true})
 				require.NoError(t, err, "seed %s k %d", name, k)
 				got := -1
 				for _, v := range tr.Violations {
@@ -168,7 +168,7 @@ func TestRandomDifferential(t *testing.T) {
 			}
 
 			// Stopping at the first violation reports one with the fewest contexts.
-			first, err := explicit.Analyze(ctx, net, explicit.Options{Contexts: k, MaxDepth: depth})
+			first, err := states.Analyze(ctx, net, states.Options{Contexts: k, MaxDepth: depth})
 			require.NoError(t, err, "seed %s k %d", name, k)
 			require.Equal(t, want.v, first.Verdict, "seed %s k %d: verdict stopping at the first violation", name, k)
 			if want.v == engine.Violation {
@@ -194,7 +194,7 @@ func TestRandomDifferential(t *testing.T) {
 // top) of the i-th reachable configuration, every other one leaving some
 // threads unconstrained, and returns it with the fewest contexts of the
 // reachable configurations that satisfy it.
-func pickTarget(net *pds.Network, ref *pexp.Result, i int) (pds.Target, int) {
+func pickTarget(net *pds.Network, ref *explicit.Result, i int) (pds.Target, int) {
 	c := ref.Reached[i%len(ref.Reached)].Config
 	tg := pds.Target{Name: fmt.Sprintf("visible state of configuration %d", i%len(ref.Reached))}
 	for i, v := range c.Globals {
@@ -221,7 +221,7 @@ func pickTarget(net *pds.Network, ref *pexp.Result, i int) (pds.Target, int) {
 
 // satisfies reports whether d has the globals of c and the tops tg asks
 // for; threads d lacks satisfy only Any.
-func satisfies(d, c pexp.Config, tg *pds.Target) bool {
+func satisfies(d, c explicit.Config, tg *pds.Target) bool {
 	for i := range c.Globals {
 		if d.Globals[i] != c.Globals[i] {
 			return false

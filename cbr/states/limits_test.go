@@ -1,4 +1,4 @@
-package explicit_test
+package states_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr/engine"
-	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/stretchr/testify/require"
@@ -63,19 +63,19 @@ func TestLimits(t *testing.T) {
 		name   string
 		ctx    context.Context
 		net    *pds.Network
-		opts   explicit.Options
+		opts   states.Options
 		limit  error
 		reason string
 	}{
-		{"depth", context.Background(), compileSrc(t, deepSrc, 0), explicit.Options{MaxDepth: 5}, engine.ErrDepthLimit, "stack depth limit of 5 frames reached"},
-		{"memory", context.Background(), bt, explicit.Options{Contexts: 5, MaxStateBytes: 20000}, engine.ErrMemoryLimit, "memory limit reached (the stored states would take more than 20000 bytes)"},
-		{"threads", context.Background(), compileSrc(t, src, 2), explicit.Options{Contexts: 4}, engine.ErrThreadBound, "would exceed the thread bound of 2 threads"},
-		{"cancel", cancelled, bt, explicit.Options{Contexts: 5}, context.Canceled, "cancelled"},
-		{"deadline", expired, bt, explicit.Options{Contexts: 5}, context.DeadlineExceeded, "time limit reached"},
+		{"depth", context.Background(), compileSrc(t, deepSrc, 0), states.Options{MaxDepth: 5}, engine.ErrDepthLimit, "stack depth limit of 5 frames reached"},
+		{"memory", context.Background(), bt, states.Options{Contexts: 5, MaxStateBytes: 20000}, engine.ErrMemoryLimit, "memory limit reached (the stored states would take more than 20000 bytes)"},
+		{"threads", context.Background(), compileSrc(t, src, 2), states.Options{Contexts: 4}, engine.ErrThreadBound, "would exceed the thread bound of 2 threads"},
+		{"cancel", cancelled, bt, states.Options{Contexts: 5}, context.Canceled, "cancelled"},
+		{"deadline", expired, bt, states.Options{Contexts: 5}, context.DeadlineExceeded, "time limit reached"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := explicit.Analyze(tc.ctx, tc.net, tc.opts)
+			r, err := states.Analyze(tc.ctx, tc.net, tc.opts)
 			require.NoError(t, err)
 			require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
 			require.True(t, errors.Is(r.Limit, tc.limit), "limit %v", r.Limit)
@@ -83,12 +83,12 @@ func TestLimits(t *testing.T) {
 		})
 	}
 	// The same programs within their limits.
-	r, err := explicit.Analyze(context.Background(), compileSrc(t, src, 0), explicit.Options{Contexts: 4})
+	r, err := states.Analyze(context.Background(), compileSrc(t, src, 0), states.Options{Contexts: 4})
 	require.NoError(t, err)
 	require.Equal(t, engine.Safe, r.Verdict, r.Reason)
 
 	// A violation below the depth limit is reported, with the limit.
-	r, err = explicit.Analyze(context.Background(), compileSrc(t, deepAndBadSrc, 0), explicit.Options{Contexts: 2, MaxDepth: 4, All: true})
+	r, err = states.Analyze(context.Background(), compileSrc(t, deepAndBadSrc, 0), states.Options{Contexts: 2, MaxDepth: 4, All: true})
 	require.NoError(t, err)
 	require.Equal(t, engine.Violation, r.Verdict)
 	require.ErrorIs(t, r.Limit, engine.ErrDepthLimit)
@@ -106,9 +106,9 @@ func must(t *testing.T, file string) string {
 // TestDeterministic: two runs give the same figures and violations.
 func TestDeterministic(t *testing.T) {
 	net := compile(t, filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a1s2.pds"))
-	var first *explicit.Result
+	var first *states.Result
 	for range 3 {
-		r, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: 5, All: true})
+		r, err := states.Run(context.Background(), net, states.Options{Contexts: 5, All: true})
 		require.NoError(t, err)
 		r.Stats.Time = 0
 		if first == nil {
@@ -132,7 +132,7 @@ func TestOpenInitialData(t *testing.T) {
 	for _, bits := range []int{22, 32} {
 		net := compileSrc(t, src(bits), 0)
 		start := time.Now()
-		r, err := explicit.Analyze(context.Background(), net, explicit.Options{MaxStateBytes: 512 << 20})
+		r, err := states.Analyze(context.Background(), net, states.Options{MaxStateBytes: 512 << 20})
 		require.NoError(t, err)
 		require.Less(t, time.Since(start), time.Second)
 		require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
@@ -142,7 +142,7 @@ func TestOpenInitialData(t *testing.T) {
 
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		start = time.Now()
-		r, err = explicit.Analyze(ctx, net, explicit.Options{})
+		r, err = states.Analyze(ctx, net, states.Options{})
 		cancel()
 		require.NoError(t, err)
 		require.Less(t, time.Since(start), 2*time.Second, "the deadline must stop the enumeration")
@@ -151,7 +151,7 @@ func TestOpenInitialData(t *testing.T) {
 		require.Equal(t, -1, r.Complete)
 	}
 	// Open data the bound holds is searched: x = 1 fails the assertion.
-	r, err := explicit.Analyze(context.Background(), compileSrc(t, src(8), 0), explicit.Options{MaxStateBytes: 512 << 20})
+	r, err := states.Analyze(context.Background(), compileSrc(t, src(8), 0), states.Options{MaxStateBytes: 512 << 20})
 	require.NoError(t, err)
 	require.Equal(t, engine.Violation, r.Verdict, r.Reason)
 }

@@ -1,4 +1,4 @@
-// Package explicit is cbreach's explicit-state engine (engine name
+// Package states is cbreach's explicit-state engine (engine name
 // "explicit"): context-bounded reachability of a [pds.Network] by a search
 // over concrete configurations, for users whose models are small enough
 // to enumerate. It returns the same [engine.Result] as the symbolic
@@ -145,4 +145,4 @@
 // passes MaxStateBytes (or, without it, MaxMemory), the run gives
 // Unknown at once with engine.ErrMemoryLimit and says so: "2^22 initial
 // configurations: more than the memory limit allows".
-package explicit
+package states

@@ -1,4 +1,4 @@
-package explicit_test
+package states_test
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
-	"github.com/cbreach/cbreach/cbr/explicit"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/pds"
-	pexp "github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,7 +22,7 @@ func TestPORMissedBug(t *testing.T) {
 		want, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, All: true})
 		require.NoError(t, err)
 		for _, noPOR := range []bool{false, true} {
-			r, err := explicit.Run(context.Background(), net, explicit.Options{Contexts: k, All: true, NoPOR: noPOR})
+			r, err := states.Run(context.Background(), net, states.Options{Contexts: k, All: true, NoPOR: noPOR})
 			require.NoError(t, err)
 			require.Equal(t, want.Verdict, r.Verdict, "k %d no-por %v", k, noPOR)
 			require.Equal(t, sites(want), sites(&r.Result), "k %d no-por %v", k, noPOR)
@@ -45,8 +45,8 @@ func TestPORMissedBug(t *testing.T) {
 // state when each is deterministic there and both orders lead to the same
 // configuration. It reports whether it meets an error label.
 func naiveSleepSets(net *pds.Network, k int, sleepSets bool) bool {
-	step := pexp.NewStepper(net, 0, 0)
-	succ := func(c pexp.Config, t int) []pexp.Config {
+	step := explicit.NewStepper(net, 0, 0)
+	succ := func(c explicit.Config, t int) []explicit.Config {
 		if len(c.Threads[t]) == 0 {
 			return nil
 		}
@@ -56,7 +56,7 @@ func naiveSleepSets(net *pds.Network, k int, sleepSets bool) bool {
 		}
 		return s
 	}
-	indep := func(c pexp.Config, t, u int) bool {
+	indep := func(c explicit.Config, t, u int) bool {
 		a, b := succ(c, t), succ(c, u)
 		if len(a) != 1 || len(b) != 1 {
 			return false
@@ -64,8 +64,8 @@ func naiveSleepSets(net *pds.Network, k int, sleepSets bool) bool {
 		ab, ba := succ(a[0], u), succ(b[0], t)
 		return len(ab) == 1 && len(ba) == 1 && ab[0].Key() == ba[0].Key()
 	}
-	var dfs func(c pexp.Config, last, n int, sleep map[int]bool) bool
-	dfs = func(c pexp.Config, last, n int, sleep map[int]bool) bool {
+	var dfs func(c explicit.Config, last, n int, sleep map[int]bool) bool
+	dfs = func(c explicit.Config, last, n int, sleep map[int]bool) bool {
 		for _, s := range c.Threads {
 			if len(s) > 0 && s[len(s)-1].Label.Kind.IsError() {
 				return true
@@ -109,7 +109,7 @@ func naiveSleepSets(net *pds.Network, k int, sleepSets bool) bool {
 		}
 		return false
 	}
-	for _, c := range pexp.Initial(net) {
+	for _, c := range explicit.Initial(net) {
 		if dfs(c, -1, 0, map[int]bool{}) {
 			return true
 		}
@@ -125,7 +125,7 @@ func TestNaiveSleepSetsMiss(t *testing.T) {
 	require.True(t, naiveSleepSets(net, 2, false), "without sleep sets the search finds the violation within 2 contexts")
 	require.False(t, naiveSleepSets(net, 2, true), "the naive combination should miss the violation within 2 contexts")
 	require.True(t, naiveSleepSets(net, 3, true), "the naive combination finds it with 3")
-	r, err := explicit.Analyze(context.Background(), net, explicit.Options{Contexts: 2})
+	r, err := states.Analyze(context.Background(), net, states.Options{Contexts: 2})
 	require.NoError(t, err)
 	require.Equal(t, engine.Violation, r.Verdict)
 }

@@ -1,4 +1,4 @@
-package explicit_test
+package states_test
 
 import (
 	"fmt"
