@@ -13,6 +13,9 @@ import (
 	"strings"
 	"time"
 
+	cbreng "github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
+
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
@@ -123,22 +126,21 @@ func RunEngine(ctx context.Context, e EngineExperiment, engine string, timeout t
 		runCtx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	var res *cbr.Result
-	switch engine {
-	case "cbr-lazy":
-		res, err = cbr.Analyze(runCtx, net, cbr.Options{Contexts: e.K, Split: split.Lazy, All: true})
-		if res != nil {
-			r.Work, r.Threads = res.Stats.ViewTuples, len(net.Threads)
-		}
-	case "seq-eager", "seq-lazy":
-		var sr *seq.Result
-		sr, err = seq.Analyze(runCtx, net, seq.Options{Rounds: e.K, All: true, Lazy: engine == "seq-lazy"})
-		if sr != nil {
-			res = &sr.Result
-			r.Work, r.Threads = sr.Stats.PostStarSteps, sr.Seq.Threads
-		}
-	default:
+	name, form, _ := strings.Cut(engine, "-")
+	entry, err := engines.Lookup(name)
+	if err != nil {
 		return fail(fmt.Errorf("unknown engine %q", engine))
+	}
+	set := engines.Settings{Split: split.Lazy}
+	if form == "eager" {
+		set.Split = split.Eager
+	}
+	res, err := entry.New(set).Analyze(runCtx, net, cbreng.Options{Bound: e.K, All: true})
+	if res != nil {
+		r.Work, r.Threads = res.Stats.ViewTuples, len(net.Threads)
+		if st := seq.Figures(res); st != nil {
+			r.Work, r.Threads = res.Stats.PostStarSteps, st.Threads
+		}
 	}
 	if res == nil {
 		return fail(err)

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"context"
 	"fmt"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
@@ -49,13 +50,13 @@ func compileExperiment(b *testing.B, e Experiment) *pds.Network {
 //	go test ./benchmarks -run '^$' -bench Engines -benchtime 3x -v
 func BenchmarkEngines(b *testing.B) {
 	for _, e := range engineModels() {
-		for _, engine := range []string{"explicit", "explicit-no-por", "cbr-lazy"} {
-			b.Run(e.Model+"/k"+fmt.Sprint(e.Contexts)+"/"+engine, func(b *testing.B) {
+		for _, eng := range []string{"explicit", "explicit-no-por", "cbr-lazy"} {
+			b.Run(e.Model+"/k"+fmt.Sprint(e.Contexts)+"/"+eng, func(b *testing.B) {
 				var nstates, tuples int
 				var perBound []int
 				for b.Loop() {
 					net := compileExperiment(b, e)
-					if engine == "cbr-lazy" {
+					if eng == "cbr-lazy" {
 						r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: e.Contexts, All: true})
 						if err != nil {
 							b.Fatal(err)
@@ -63,21 +64,21 @@ func BenchmarkEngines(b *testing.B) {
 						tuples = r.Stats.ViewTuples
 						continue
 					}
-					r, err := states.Run(context.Background(), net, states.Options{Contexts: e.Contexts, All: true, NoPOR: engine == "explicit-no-por"})
+					r, err := states.Engine{NoPOR: eng == "explicit-no-por"}.Analyze(context.Background(), net, engine.Options{Bound: e.Contexts, All: true})
 					if err != nil {
 						b.Fatal(err)
 					}
 					if r.Verdict == cbr.Unknown {
 						b.Fatalf("%s: %s", e.ID(), r.Reason)
 					}
-					nstates, perBound = r.Explicit.States, r.Explicit.StatesPerLevel
+					nstates, perBound = states.Figures(r).States, states.Figures(r).StatesPerLevel
 				}
-				if engine == "cbr-lazy" {
+				if eng == "cbr-lazy" {
 					b.ReportMetric(float64(tuples), "tuples")
 					return
 				}
 				b.ReportMetric(float64(nstates), "states")
-				b.Logf("%s %s: states expanded per bound %v", e.ID(), engine, perBound)
+				b.Logf("%s %s: states expanded per bound %v", e.ID(), eng, perBound)
 			})
 		}
 	}

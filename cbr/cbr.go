@@ -211,7 +211,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		if err != nil {
 			return fmt.Errorf("cbr: %w", err)
 		}
-		a.net, a.sp = eng, symauto.NewSpace(eng)
+		a.net, a.sp, r.Net = eng, symauto.NewSpace(eng), eng
 		// Near a node or memory limit, the shared post* results go first.
 		net.M.OnPressure(func() { clear(a.posts.results) })
 		defer net.M.OnPressure(nil)

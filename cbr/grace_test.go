@@ -30,12 +30,12 @@ func TestCutOffKeepsTraces(t *testing.T) {
 			return cbr.Analyze(ctx, net, cbr.Options{Contexts: 8, All: true, Traces: true, OnViolation: stop})
 		},
 		"explicit": func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error) {
-			r, err := states.Run(ctx, net, states.Options{Contexts: 9, All: true, Traces: true, OnViolation: stop})
-			return &r.Result, err
+			r, err := states.Engine{}.Analyze(ctx, net, engine.Options{Bound: 9, All: true, Traces: true, OnViolation: stop})
+			return r, err
 		},
 		"seq": func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error) {
-			r, err := seq.Analyze(ctx, net, seq.Options{Rounds: 4, Lazy: true, All: true, Traces: true, OnViolation: stop})
-			return &r.Result, err
+			r, err := seq.Engine{Lazy: true}.Analyze(ctx, net, engine.Options{Bound: 4, All: true, Traces: true, OnViolation: stop})
+			return r, err
 		},
 	}
 	for _, name := range []string{"cbr", "explicit", "seq"} {

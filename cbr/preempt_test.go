@@ -72,7 +72,7 @@ func TestDifferentialPreemptions(t *testing.T) {
 func checkPreempt(t *testing.T, net *pds.Network, k int, variants []reachcases.Variant) string {
 	ref, err := variants[0].Run(context.Background(), net, k)
 	require.NoError(t, err)
-	if r := ref.Raw.(*states.Result); errors.Is(r.Limit, engine.ErrDepthLimit) {
+	if r := ref.Raw.(*engine.Result); errors.Is(r.Limit, engine.ErrDepthLimit) {
 		return "the reference met its depth limit"
 	}
 	for _, v := range variants[1:] {
@@ -128,21 +128,20 @@ func explicitPreemptReach(t *testing.T, net *pds.Network, k int) reach {
 	if k == 0 {
 		bound = cbr.ZeroBound
 	}
-	_, err := states.Run(context.Background(), net, states.Options{Contexts: bound, Count: cbr.Preemptions, MaxDepth: reachcases.ReferenceDepth, All: true,
-		OnConfig: func(j int, c pexp.Config) {
-			var threads [][]string
-			for _, st := range c.Threads {
-				var fs []string
-				for _, f := range st {
-					fs = append(fs, frameKey(f.Label, f.Locals))
-				}
-				threads = append(threads, fs)
+	_, err := states.Engine{MaxDepth: reachcases.ReferenceDepth, OnConfig: func(j int, c pexp.Config) {
+		var threads [][]string
+		for _, st := range c.Threads {
+			var fs []string
+			for _, f := range st {
+				fs = append(fs, frameKey(f.Label, f.Locals))
 			}
-			key := nativeKey(net, c.Globals, threads)
-			if old, ok := r[key]; !ok || j < old {
-				r[key] = j
-			}
-		}})
+			threads = append(threads, fs)
+		}
+		key := nativeKey(net, c.Globals, threads)
+		if old, ok := r[key]; !ok || j < old {
+			r[key] = j
+		}
+	}}.Analyze(context.Background(), net, engine.Options{Bound: bound, Unit: cbr.Preemptions, All: true})
 	require.NoError(t, err)
 	return r
 }

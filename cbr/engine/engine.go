@@ -94,7 +94,7 @@ var (
 // IsLimit reports whether err is one of the limits above or a context's
 // cancellation or deadline: the run was cut off, not wrong.
 func IsLimit(err error) bool {
-	return bdd.IsLimit(err) || errors.Is(err, ErrThreadBound) || errors.Is(err, ErrTupleLimit)
+	return bdd.IsLimit(err) || errors.Is(err, ErrThreadBound) || errors.Is(err, ErrTupleLimit) || errors.Is(err, ErrDepthLimit)
 }
 
 // LimitWords says in words a limit every engine meets: "time limit
@@ -203,6 +203,19 @@ type Result struct {
 	Reason     string  // Limit, or what else made the verdict Unknown, in words
 	Violations []Found // in the order found: by contexts, then label
 	Stats      Stats
+	// Figures are the engine's own figures beside Stats: *seq.Stats,
+	// *states.Stats, nil for the view-tuple engine (its figures are
+	// Stats).
+	Figures any
+	// Net is the network the engine ran, which traces and thread numbers
+	// name: the one with thread slots (pds.Network.WithThreadSlots) for
+	// the symbolic engines, the program's own for the explicit one; nil
+	// when the run stopped before it was made.
+	Net *pds.Network
+	// VisibleStates, when the engine was asked to count them (the
+	// view-tuple engine's PerBound), has at j the number of visible
+	// states reachable within j units, j = 0 to Bound.
+	VisibleStates []int
 }
 
 // VisibleConvergence is the criterion that proved a verdict for every

@@ -198,14 +198,14 @@ func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randne
 					// |P|^2K). The lazy form takes milliseconds.
 					continue
 				}
-				res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true, Lazy: f.lazy, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, engine.Options{Bound: K, All: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
 				if errors.Is(res.Limit, engine.ErrNodeLimit) {
 					limited.Add(1)
 					continue
 				}
 				require.Equal(t, engine.Rounds, res.Unit)
-				require.Equal(t, ref.list(), engineSites(&res.Result), "seed %d K %d %s: violation sites", seed, K, f.name)
+				require.Equal(t, ref.list(), engineSites(res), "seed %d K %d %s: violation sites", seed, K, f.name)
 				require.Equal(t, ref.verdict(), res.Verdict, "seed %d K %d %s: verdict (%s)", seed, K, f.name, res.Reason)
 				require.Equal(t, ref.cutoff, res.Limit != nil, "seed %d K %d %s: thread bound (%v)", seed, K, f.name, res.Limit)
 				compared.Add(1)
@@ -216,7 +216,7 @@ func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randne
 				// Stopping at the first violation (eager: deepening,
 				// post* stopped early; lazy: after the first thread
 				// that reaches one) reports one with the fewest rounds.
-				first, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, Lazy: f.lazy, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				first, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, engine.Options{Bound: K, Limits: engine.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
 				if errors.Is(first.Limit, engine.ErrNodeLimit) {
 					continue
@@ -271,7 +271,7 @@ func TestBoundsAgainstCBR(t *testing.T) {
 			require.NoError(t, err)
 			wide, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: n * K, All: true})
 			require.NoError(t, err)
-			res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: true, Lazy: seed%2 == 0})
+			res, err := seq.Engine{Lazy: seed%2 == 0}.Analyze(ctx, net, engine.Options{Bound: K, All: true})
 			require.NoError(t, err)
 			if byCtx.Verdict == engine.Unknown || wide.Verdict == engine.Unknown || res.Verdict == engine.Unknown {
 				continue

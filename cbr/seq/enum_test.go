@@ -29,10 +29,10 @@ func TestEnumInStartedProc(t *testing.T) {
 			ref := roundRobin(t, net, K, 8)
 			for _, f := range forms {
 				name := fmt.Sprintf("%s K %d %s", c.Name, K, f.name)
-				res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: K, All: true, Lazy: f.lazy, Traces: true})
+				res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, engine.Options{Bound: K, All: true, Traces: true})
 				require.NoError(t, err, name)
 				require.NoError(t, res.Limit, name)
-				require.Equal(t, ref.list(), engineSites(&res.Result), name)
+				require.Equal(t, ref.list(), engineSites(res), name)
 				want := engine.Safe
 				if K == 2 {
 					want = engine.Violation

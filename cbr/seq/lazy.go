@@ -141,7 +141,7 @@ func (z *lazy) entry(j, k int) bdd.Node {
 // reaches an error label. It returns the rounds it explored completely;
 // with opts.Traces, z keeps the history the traces are built from
 // (buildTraces, after the run).
-func (s *Net) runLazy(ctx context.Context, opts Options, res *Result, start time.Time, z *lazy) (complete int, err error) {
+func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time.Time, z *lazy) (complete int, err error) {
 	m := z.m
 	if opts.Traces {
 		z.hist = &history{in: make([][]*symauto.Auto, s.Threads), effect: make([][]bdd.Node, s.Threads), where: map[*pds.Label][2]int{}}

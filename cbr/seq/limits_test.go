@@ -23,7 +23,7 @@ func TestLimits(t *testing.T) {
 			net, err := frontend.Compile("spawn.pds", src)
 			require.NoError(t, err)
 			net.MaxThreads = 3
-			res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: 2, Lazy: f.lazy, Limits: engine.Limits{MaxNodes: nodes}})
+			res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, engine.Options{Bound: 2, Limits: engine.Limits{MaxNodes: nodes}})
 			require.NoError(t, err, "%s, %d nodes", f.name, nodes)
 			if res.Verdict != engine.Safe {
 				require.Equal(t, engine.Unknown, res.Verdict, "%s, %d nodes", f.name, nodes)
@@ -35,7 +35,7 @@ func TestLimits(t *testing.T) {
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		res, err := seq.Analyze(ctx, net, seq.Options{Rounds: 2, Lazy: f.lazy})
+		res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, engine.Options{Bound: 2})
 		require.NoError(t, err)
 		require.Equal(t, engine.Unknown, res.Verdict, f.name)
 		require.ErrorIs(t, res.Limit, context.Canceled, f.name)

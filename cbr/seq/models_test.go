@@ -43,7 +43,7 @@ func TestModelsExpected(t *testing.T) {
 			}
 			for K := 1; K <= upTo; K++ {
 				ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
-				res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, Lazy: form.lazy, Limits: engine.Limits{MaxNodes: 4 << 20}})
+				res, err := seq.Engine{Lazy: form.lazy}.Analyze(ctx, net, engine.Options{Bound: K, Limits: engine.Limits{MaxNodes: 4 << 20}})
 				cancel()
 				require.NoError(t, err, f)
 				if res.Verdict == engine.Unknown {
@@ -52,7 +52,7 @@ func TestModelsExpected(t *testing.T) {
 					continue
 				}
 				decided++
-				n := res.Seq.Threads
+				n := seq.Figures(res).Threads
 				switch {
 				case !want.Violation:
 					require.Equal(t, engine.Safe, res.Verdict, "%s K %d %s: expected %s", f, K, form.name, want)

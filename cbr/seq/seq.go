@@ -17,12 +17,61 @@ import (
 // Name is the engine's name on the command line.
 const Name = "seq"
 
-// DefaultRounds is the bound when Options.Rounds is 0.
-const DefaultRounds = 2
+// DefaultRounds is the bound of the zero engine.Options in rounds.
+const DefaultRounds = engine.DefaultRounds
 
-// Options configure Analyze. The thread bound is the network's
-// (pds.Options.MaxThreads).
-type Options struct {
+// Engine is the sequential reduction with its settings: the eager form
+// (every start guessed, the paper's Sections 3 to 5) or the lazy one
+// (Section 6). Its bound counts rounds of round-robin; the thread bound
+// is the network's (pds.Options.MaxThreads).
+type Engine struct {
+	// Lazy selects the lazy form (each thread explored from the starts
+	// the others reach, round by round) over the eager one.
+	Lazy bool
+	// BDD sizes the sequential network's manager's tables (its Limits are
+	// taken from the options' Limits).
+	BDD bdd.Config
+}
+
+// Analyze runs the sequential reduction of net within opts.Bound rounds
+// of round-robin (the zero Unit means rounds; no other unit is counted).
+// It takes no targets and no unbounded search: either gives an
+// engine.OptionError and a nil Result. The Result's Figures are *Stats.
+// With Traces, the lazy form builds the traces (trace.go); the eager one,
+// whose single run holds the threads' runs only with guessed values,
+// takes them from a lazy run to the same rounds, which must find the
+// same violations with the same fewest rounds (else the trace error says
+// they disagree).
+func (e Engine) Analyze(ctx context.Context, net *pds.Network, o engine.Options) (*engine.Result, error) {
+	switch {
+	case len(o.Targets) > 0:
+		return nil, &engine.OptionError{Engine: Name, Option: "Targets", Problem: "it checks error labels only, not targets"}
+	case o.Unbounded:
+		return nil, &engine.OptionError{Engine: Name, Option: "Unbounded", Problem: "it takes a bound of rounds"}
+	}
+	k, _, err := o.Check(Name, engine.Rounds)
+	if err != nil {
+		return nil, err
+	}
+	r, err := analyze(ctx, net, options{Rounds: k, All: o.All, Lazy: e.Lazy, Traces: o.Traces, Limits: o.Limits, BDD: e.BDD,
+		OnProgress: o.OnProgress, OnViolation: o.OnViolation})
+	if r == nil {
+		return nil, err
+	}
+	r.Result.Figures = &r.Seq
+	return &r.Result, err
+}
+
+// Figures returns the figures of a result of this engine (nil for another
+// engine's).
+func Figures(r *engine.Result) *Stats {
+	st, _ := r.Figures.(*Stats)
+	return st
+}
+
+// options are what a run reads: the engine's settings and the common
+// options, the bound checked.
+type options struct {
 	Rounds int  // the bound K on rounds of round-robin (default DefaultRounds)
 	All    bool // report every violation site, not only one with the fewest rounds
 	// Lazy selects the lazy form (the paper's Section 6: each thread
@@ -74,7 +123,7 @@ type Result struct {
 	Net *Net // the sequential network (nil when its construction failed)
 }
 
-// Analyze runs the sequential reduction of net (Lal and Reps' eager
+// analyze runs the sequential reduction of net (Lal and Reps' eager
 // form) within opts.Rounds rounds of round-robin over its threads and
 // thread slots: it builds the sequential network in a manager of its own,
 // computes post* of its one thread and reads the checked error labels.
@@ -82,14 +131,8 @@ type Result struct {
 // network, post* stopped at the first checked error.
 // A limit or a cancellation gives an Unknown result with Limit set and a
 // nil error.
-func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
+func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, error) {
 	start := time.Now()
-	if opts.Rounds == 0 {
-		opts.Rounds = DefaultRounds
-	}
-	if opts.Rounds < 1 {
-		return nil, fmt.Errorf("seq: round bound %d: need at least 1", opts.Rounds)
-	}
 	res := &Result{Result: engine.Result{Bound: opts.Rounds, Unit: engine.Rounds, Complete: -1, Converged: -1}}
 	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}
 	var eng *pds.Network
@@ -100,6 +143,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		if err != nil {
 			return fmt.Errorf("seq: %w", err)
 		}
+		res.Result.Net = eng
 		atInit = engine.InitialErrors(eng, engine.Rounds)
 		return net.M.Err()
 	})
@@ -111,12 +155,12 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		}
 		if res.AddFound(f, opts.OnViolation, opts.All) {
 			res.Complete = 0
-			return finish(res, nil, net, start, true)
+			return finish(res, nil, start, true)
 		}
 	}
 	if err == nil && opts.Lazy {
 		err = analyzeLazy(ctx, eng, opts, res, start, lim)
-		return finish(res, err, net, start, res.Complete < res.Bound)
+		return finish(res, err, start, res.Complete < res.Bound)
 	}
 	// Stopping at the first violation deepens the bound (every K a new
 	// network) and stops post* at the first checked error: the first K
@@ -169,7 +213,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		lazyTraces(g, net, opts, res)
 		release()
 	}
-	return finish(res, err, net, start, stopped)
+	return finish(res, err, start, stopped)
 }
 
 // labels returns the error labels of the violations found so far (those
@@ -185,7 +229,7 @@ func (res *Result) labels() map[*pds.Label]bool {
 // lazyTraces gives the eager form's violations the traces of a lazy run
 // within their rounds: same label, same fewest rounds (the thread is the
 // trace's, the least that reaches it in that round).
-func lazyTraces(ctx context.Context, net *pds.Network, opts Options, res *Result) {
+func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result) {
 	t := time.Now()
 	k := 0
 	for _, f := range res.Violations {
@@ -193,7 +237,7 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts Options, res *Result
 	}
 	lo := opts
 	lo.Rounds, lo.All, lo.Lazy, lo.OnProgress, lo.OnViolation = k, true, true, nil, nil
-	lr, err := Analyze(ctx, net, lo)
+	lr, err := analyze(ctx, net, lo)
 	res.Stats.TraceTime += time.Since(t)
 	byLabel := map[*pds.Label]engine.Found{}
 	if lr != nil {
@@ -222,7 +266,7 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts Options, res *Result
 // analyzeLazy builds the lazy form's network for opts.Rounds and runs it
 // round by round (no deepening: round k's results are the next one's
 // start).
-func analyzeLazy(ctx context.Context, eng *pds.Network, opts Options, res *Result, start time.Time, lim bdd.Limits) error {
+func analyzeLazy(ctx context.Context, eng *pds.Network, opts options, res *Result, start time.Time, lim bdd.Limits) error {
 	b := time.Now()
 	cfg := opts.BDD
 	cfg.Limits = lim
@@ -269,35 +313,17 @@ func (st *Stats) noteNet(sn *Net) {
 	}
 }
 
-// finish decides the verdict of a run that ended with err.
-func finish(res *Result, err error, net *pds.Network, start time.Time, stopped bool) (*Result, error) {
+// finish decides the verdict of a run that ended with err (the engines'
+// one finish step, engine.Result.Finish).
+func finish(res *Result, err error, start time.Time, stopped bool) (*Result, error) {
 	res.Stats.Time = time.Since(start)
-	switch {
-	case err != nil && engine.IsLimit(err):
-		res.Limit = err
-	case err != nil:
-		res.Verdict, res.Reason = engine.Unknown, err.Error()
+	if err := res.Finish(err, nil); err != nil {
 		return res, err
 	}
-	res.Decide()
 	if res.Limit == nil && !stopped {
 		res.Complete = res.Bound
 	}
-	if res.Limit != nil {
-		res.Reason = reason(res.Limit, net)
-	}
 	return res, nil
-}
-
-// reason says a limit in words.
-func reason(err error, net *pds.Network) string {
-	if errors.Is(err, engine.ErrThreadBound) {
-		return fmt.Sprintf("a start would exceed the thread bound of %d threads", net.MaxThreads)
-	}
-	if w := engine.LimitWords(err); w != "" {
-		return w
-	}
-	return err.Error()
 }
 
 // Init returns the automaton of the sequential network's initial
@@ -365,7 +391,7 @@ func (s *Net) Sites(a *symauto.Auto) []Site {
 }
 
 // run computes post* and reports the sites.
-func (s *Net) run(ctx context.Context, opts Options, res *Result, start time.Time, early bool) error {
+func (s *Net) run(ctx context.Context, opts options, res *Result, start time.Time, early bool) error {
 	sp := symauto.NewSpace(s.Net)
 	m := s.Net.M
 	real := m.False() // $err names an error label, not a cutoff
@@ -414,7 +440,7 @@ func hasError(sites []Site) bool {
 
 // saturate runs sat until done, checking ctx and the manager, and returns
 // its steps.
-func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, round int, opts Options, res *Result, start time.Time) (int, error) {
+func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, round int, opts options, res *Result, start time.Time) (int, error) {
 	for !sat.Done() {
 		sat.Step()
 		if sat.Steps()&63 == 0 {
@@ -434,7 +460,7 @@ func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, round int, 
 
 // report adds the sites to the result: one violation per label, with its
 // fewest rounds.
-func (s *Net) report(sites []Site, opts Options, res *Result) error {
+func (s *Net) report(sites []Site, opts options, res *Result) error {
 	found := res.labels()
 	var cutoff bool
 	for _, st := range sites {
@@ -463,5 +489,5 @@ func (s *Net) report(sites []Site, opts Options, res *Result) error {
 
 // cutoffErr is the error of a start beyond the thread bound.
 func (s *Net) cutoffErr() error {
-	return fmt.Errorf("seq: a start would exceed the thread bound of %d threads: %w", s.Orig.MaxThreads, engine.ErrThreadBound)
+	return engine.NewLimit(Name, engine.ErrThreadBound, "a start would exceed the thread bound of %d threads", s.Orig.MaxThreads)
 }

@@ -51,9 +51,9 @@ func TestInitialStacks(t *testing.T) {
 			for K := 1; K <= 2; K++ {
 				ref := roundRobin(t, net, K, 8)
 				for _, f := range forms {
-					res, err := seq.Analyze(context.Background(), net, seq.Options{Rounds: K, All: true, Lazy: f.lazy})
+					res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, engine.Options{Bound: K, All: true})
 					require.NoError(t, err)
-					require.Equal(t, ref.list(), engineSites(&res.Result), "x == %d, empty thread %v, K %d, %s", want, empty, K, f.name)
+					require.Equal(t, ref.list(), engineSites(res), "x == %d, empty thread %v, K %d, %s", want, empty, K, f.name)
 					require.Equal(t, ref.verdict(), res.Verdict)
 					if want <= 2 {
 						require.Equal(t, engine.Violation, res.Verdict, "x == %d must be reachable (%s)", want, f.name)

@@ -46,7 +46,7 @@ func randomTraces(t *testing.T, ctx context.Context, seed uint64, traces *atomic
 				if !run.lazy && K == 3 {
 					continue
 				}
-				res, err := seq.Analyze(ctx, net, seq.Options{Rounds: K, All: all, Lazy: run.lazy, Traces: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				res, err := seq.Engine{Lazy: run.lazy}.Analyze(ctx, net, engine.Options{Bound: K, All: all, Traces: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d", seed, K)
 				if errors.Is(res.Limit, engine.ErrNodeLimit) {
 					continue

@@ -113,15 +113,14 @@ func TestRandomDifferential(t *testing.T) {
 			want := referenceVerdict(ref)
 
 			got := map[string]int{}
-			full, err := states.Run(ctx, net, states.Options{Contexts: k, MaxDepth: depth, All: true, NoPOR: true,
-				OnConfig: func(j int, c explicit.Config) {
-					key := c.Key()
-					_, dup := got[key]
-					require.False(t, dup, "seed %s k %d: configuration expanded twice as new: %s", name, k, key)
-					got[key] = j
-				}})
+			full, err := states.Engine{MaxDepth: depth, NoPOR: true, OnConfig: func(j int, c explicit.Config) {
+				key := c.Key()
+				_, dup := got[key]
+				require.False(t, dup, "seed %s k %d: configuration expanded twice as new: %s", name, k, key)
+				got[key] = j
+			}}.Analyze(ctx, net, engine.Options{Bound: k, All: true})
 			require.NoError(t, err, "seed %s k %d", name, k)
-			require.Equal(t, want, engineVerdict(&full.Result), "seed %s k %d: verdict without reduction", name, k)
+			require.Equal(t, want, engineVerdict(full), "seed %s k %d: verdict without reduction", name, k)
 			if d := reachDiff(net, ref, got); d != "" {
 				t.Fatalf("seed %s k %d: reachable configurations differ:\n%s", name, k, d)
 			}
@@ -140,23 +139,23 @@ func TestRandomDifferential(t *testing.T) {
 				require.Equal(t, fewest, full.Converged, "seed %s k %d: converged", name, k)
 			}
 			perLevel := 0
-			for _, n := range full.Explicit.ConfigsPerLevel {
+			for _, n := range states.Figures(full).ConfigsPerLevel {
 				perLevel += n
 			}
 			require.Equal(t, len(ref.Reached), perLevel, "seed %s k %d: coverage by bound", name, k)
 
-			red, err := states.Run(ctx, net, states.Options{Contexts: k, MaxDepth: depth, All: true})
+			red, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, engine.Options{Bound: k, All: true})
 			require.NoError(t, err, "seed %s k %d", name, k)
-			require.Equal(t, want, engineVerdict(&red.Result), "seed %s k %d: verdict with the reduction", name, k)
-			statesFull += full.Explicit.States
-			statesReduced += red.Explicit.States
+			require.Equal(t, want, engineVerdict(red), "seed %s k %d: verdict with the reduction", name, k)
+			statesFull += states.Figures(full).States
+			statesReduced += states.Figures(red).States
 
 			// A visible state of a reachable configuration, as a target:
 			// reached with the fewest contexts of any configuration that
 			// satisfies it, with the reduction on.
 			if len(ref.Reached) > 0 {
 				tg, fewest := pickTarget(net, ref, int(seed*7+uint64(k)))
-				tr, err := states.Analyze(ctx, net, states.Options{Contexts: k, MaxDepth: depth, Targets: []pds.Target{tg}, All: true})
+				tr, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, engine.Options{Bound: k, Targets: []pds.Target{tg}, All: true})
 				require.NoError(t, err, "seed %s k %d", name, k)
 				got := -1
 				for _, v := range tr.Violations {
@@ -168,7 +167,7 @@ func TestRandomDifferential(t *testing.T) {
 			}
 
 			// Stopping at the first violation reports one with the fewest contexts.
-			first, err := states.Analyze(ctx, net, states.Options{Contexts: k, MaxDepth: depth})
+			first, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, engine.Options{Bound: k})
 			require.NoError(t, err, "seed %s k %d", name, k)
 			require.Equal(t, want.v, first.Verdict, "seed %s k %d: verdict stopping at the first violation", name, k)
 			if want.v == engine.Violation {
@@ -184,7 +183,7 @@ func TestRandomDifferential(t *testing.T) {
 			for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
 				r, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: k, Split: s, All: true})
 				require.NoError(t, err, "seed %s k %d %s", name, k, s)
-				require.Equal(t, engineVerdict(r), engineVerdict(&red.Result), "seed %s k %d: explicit against cbr %s", name, k, s)
+				require.Equal(t, engineVerdict(r), engineVerdict(red), "seed %s k %d: explicit against cbr %s", name, k, s)
 			}
 		}
 	}

@@ -41,7 +41,7 @@
 //
 // # Preemptions
 //
-// With Options.Count = engine.Preemptions the buckets count preempting
+// With Options.Unit = engine.Preemptions the buckets count preempting
 // switches (CHESS's Algorithm 1, lines 29-39; Spin's Definition 3;
 // docs/design.md, "Preemption counting"): a step by another thread than
 // the last costs 0 when the last thread cannot move in the configuration
@@ -66,7 +66,7 @@
 // state is stored "reduced", and the switches from it are left out
 // (Stats.Reduced counts them). A switch from t therefore happens only
 // after a step that is not invisible local, or at a state t entered by
-// a switch. Options.NoPOR turns the rule off.
+// a switch. Engine.NoPOR turns the rule off.
 //
 // Why it is sound under the bound. Take any run ρ with c contexts that
 // reaches a violation or a target, and in it a switch away from t that
@@ -125,11 +125,11 @@
 //
 // # Limits
 //
-// A push beyond Options.MaxDepth frames is not explored; when that
+// A push beyond Engine.MaxDepth frames is not explored; when that
 // happened and no violation was found the verdict is Unknown with
 // engine.ErrDepthLimit, never Safe. A start beyond the network's thread
 // bound moves the thread to the fork's cutoff label and gives Unknown
-// with engine.ErrThreadBound. Options.MaxStateBytes bounds an estimate of
+// with engine.ErrThreadBound. Engine.MaxStateBytes bounds an estimate of
 // the bytes of the stored states (deterministic: the run stops at the same
 // state every time) and Limits.MaxMemory the process's memory, both with
 // engine.ErrMemoryLimit; the context's deadline and cancellation are

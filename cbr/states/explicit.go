@@ -16,25 +16,16 @@ import (
 // Name is the engine's name on the command line.
 const Name = "explicit"
 
-// DefaultContexts is the bound when Options.Contexts is 0 (as package cbr).
-const DefaultContexts = 4
-
-// DefaultMaxDepth is the stack depth limit when Options.MaxDepth is 0.
+// DefaultMaxDepth is the stack depth limit when Engine.MaxDepth is 0.
 const DefaultMaxDepth = 64
 
-// Options configure Analyze. The zero value analyzes DefaultContexts
-// contexts with stacks of at most DefaultMaxDepth frames and the
-// reduction on, stopping at the first violation. The thread bound is the
-// network's (pds.Options.MaxThreads).
-type Options struct {
-	Contexts int // the bound k in units of Count (default DefaultContexts; engine.ZeroBound for 0)
-	// Count is what the bound counts: contexts (the default) or
-	// preemptions (package documentation, "Preemptions"). Counting
-	// preemptions turns the partial-order reduction off.
-	Count    engine.Unit
-	MaxDepth int          // the stack depth limit (default DefaultMaxDepth)
-	All      bool         // explore the whole bound and report every violation site
-	Targets  []pds.Target // visible states to reach, besides the error labels
+// Engine is the explicit-state engine with its settings. The zero value
+// explores stacks of at most DefaultMaxDepth frames with the reduction
+// on. Its bound counts contexts or preemptions (counting preemptions
+// turns the reduction off); the thread bound is the network's
+// (pds.Options.MaxThreads).
+type Engine struct {
+	MaxDepth int // the stack depth limit (default DefaultMaxDepth)
 	// NoPOR turns the partial-order reduction off (package
 	// documentation, "Partial-order reduction"): every thread may be
 	// switched to after every step.
@@ -43,24 +34,18 @@ type Options struct {
 	// and queues, the same in every run (0: no bound); reaching it gives
 	// engine.ErrMemoryLimit.
 	MaxStateBytes int64
-	// Limits: MaxMemory bounds the bytes the process holds, MaxNodes the
-	// BDD nodes of the rule enumerations, as elsewhere. MaxTuples does
-	// not apply. Time comes with ctx.
-	engine.Limits
-
-	// OnProgress, when set, is called every ProgressEvery states.
-	OnProgress func(engine.Progress)
-	// OnViolation, when set, is called with every violation when found.
-	OnViolation func(engine.Found)
-	// Traces gives every violation a trace (Found.Trace), replayed on
-	// the explicit semantics: every queued state then remembers the state
-	// it came from.
-	Traces bool
 	// OnConfig, when set, is called with every configuration when it is
 	// first expanded, with the fewest contexts that reach it. With the
 	// reduction off these are all the configurations reachable within
 	// the bound (for tests and tools).
 	OnConfig func(contexts int, c explicit.Config)
+}
+
+// options are the engine's settings with the common options, the bound
+// checked: what the search reads.
+type options struct {
+	Engine
+	engine.Options
 }
 
 // ProgressEvery is the number of expanded states between two calls of
@@ -89,16 +74,14 @@ type Result struct {
 	Explicit Stats
 }
 
-// Analyze is Run returning the engine-neutral result.
-func Analyze(ctx context.Context, net *pds.Network, opts Options) (*engine.Result, error) {
-	r, err := Run(ctx, net, opts)
-	if r == nil {
-		return nil, err
-	}
-	return &r.Result, err
+// Figures returns the figures of a result of this engine (nil for another
+// engine's).
+func Figures(r *engine.Result) *Stats {
+	st, _ := r.Figures.(*Stats)
+	return st
 }
 
-// Run computes context-bounded reachability of net within opts.Contexts
+// Analyze computes context-bounded reachability of net within opts.Bound
 // contexts by a search over concrete configurations (package
 // documentation): breadth by bound, the states reached with j contexts
 // all expanded before any reached with j+1, so that the first violation
@@ -106,39 +89,48 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*engine.Resul
 //
 // Limits (ctx's deadline or cancellation, opts.Limits, the network's
 // thread bound, the depth limit) give a Result with Verdict Unknown and
-// the limit in Result.Limit, or Violation when one was found before. Run
-// returns an error only for options it cannot use (a bound below 1 or
-// above 254, a depth limit below 1), with a nil Result.
-func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
-	start := time.Now()
-	preempt := opts.Count == engine.Preemptions
-	switch {
-	case opts.Contexts == 0:
-		opts.Contexts = DefaultContexts
-	case opts.Contexts == engine.ZeroBound && preempt:
-		opts.Contexts = 0
+// the limit in Result.Limit, or Violation when one was found before.
+// Analyze returns an error only for options it cannot use (an
+// engine.OptionError: a bound above 254, a depth limit below 1, no
+// unbounded search), with a nil Result. The Result's Figures are *Stats.
+func (e Engine) Analyze(ctx context.Context, net *pds.Network, o engine.Options) (*engine.Result, error) {
+	r, err := e.run(ctx, net, o)
+	if r == nil {
+		return nil, err
 	}
-	if preempt {
+	r.Result.Figures = &r.Explicit
+	return &r.Result, err
+}
+
+func (e Engine) run(ctx context.Context, net *pds.Network, o engine.Options) (*Result, error) {
+	start := time.Now()
+	if o.Unbounded {
+		return nil, &engine.OptionError{Engine: Name, Option: "Unbounded", Problem: "it explores a bound; deepening is the view-tuple engine's"}
+	}
+	k, unit, err := o.Check(Name, engine.Contexts, engine.Preemptions)
+	if err != nil {
+		return nil, err
+	}
+	o.Bound, o.Unit = k, unit
+	opts := options{Engine: e, Options: o}
+	if unit == engine.Preemptions {
 		opts.NoPOR = true // the reduction is argued for contexts only
-		if opts.Contexts < 0 || opts.Contexts >= unseen {
-			return nil, fmt.Errorf("explicit: preemption bound %d: need 0 to %d", opts.Contexts, unseen-1)
-		}
-	} else if opts.Contexts < 1 || opts.Contexts >= unseen {
-		return nil, fmt.Errorf("explicit: context bound %d: need 1 to %d", opts.Contexts, unseen-1)
+	}
+	if k >= unseen {
+		return nil, &engine.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("need at most %s, got %d", unit.Of(unseen-1), k)}
 	}
 	if opts.MaxDepth == 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
 	if opts.MaxDepth < 1 {
-		return nil, fmt.Errorf("explicit: depth limit %d: need at least 1", opts.MaxDepth)
+		return nil, &engine.OptionError{Engine: Name, Option: "MaxDepth", Problem: fmt.Sprintf("need at least 1 frame, got %d", opts.MaxDepth)}
 	}
-	k := opts.Contexts
-	r := &Result{Result: engine.Result{Bound: k, Unit: opts.Count, Complete: -1, Converged: -1}}
+	r := &Result{Result: engine.Result{Bound: k, Unit: unit, Complete: -1, Converged: -1, Net: net}}
 	r.Explicit.StatesPerLevel = make([]int, k+1)
 	r.Explicit.ConfigsPerLevel = make([]int, k+1)
 	a := &search{ctx: ctx, net: net, opts: opts, k: k, res: r, found: map[any]bool{}, seen: map[string][]uint8{},
 		buckets: make([][]item, k+1), start: start, cutLevel: -1}
-	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
+	err = net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {
 		a.step = explicit.NewStepper(net, net.MaxThreads, opts.MaxDepth)
 		if !opts.NoPOR {
 			a.classify()
@@ -157,18 +149,18 @@ func Run(ctx context.Context, net *pds.Network, opts Options) (*Result, error) {
 	r.Stats.ViewTuples = r.Explicit.States
 	r.Stats.TuplesPerLevel = r.Explicit.ConfigsPerLevel
 	r.Stats.Time = time.Since(start)
+	var cut error
 	switch {
-	case err != nil && (engine.IsLimit(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
-		r.Limit = err
-	case err != nil:
-		r.Verdict, r.Reason = engine.Unknown, err.Error() // never Safe on an error
-		return r, err
 	case a.cutoff != nil:
-		r.Limit = fmt.Errorf("explicit: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, engine.ErrThreadBound)
+		cut = engine.NewLimit(Name, engine.ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, net.MaxThreads)
 	case a.capped:
-		r.Limit = fmt.Errorf("explicit: a call would make a stack deeper than %d frames: %w", opts.MaxDepth, engine.ErrDepthLimit)
+		cut = &engine.LimitError{Err: engine.ErrDepthLimit,
+			Msg:   fmt.Sprintf("explicit: a call would make a stack deeper than %d frames: %v", opts.MaxDepth, engine.ErrDepthLimit),
+			Words: fmt.Sprintf("stack depth limit of %d frames reached: deeper calls were not explored", opts.MaxDepth)}
 	}
-	r.Decide()
+	if err := r.Finish(err, cut); err != nil {
+		return r, err
+	}
 	if r.Limit != nil {
 		r.Reason = a.reason(r.Limit)
 	}
@@ -228,15 +220,8 @@ func (a *search) limitWords(err error) string {
 		return e.words()
 	case errors.Is(err, errStates):
 		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxStateBytes)
-	case errors.Is(err, engine.ErrThreadBound):
-		return fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, a.net.MaxThreads)
-	case errors.Is(err, engine.ErrDepthLimit):
-		return fmt.Sprintf("stack depth limit of %d frames reached: deeper calls were not explored", a.opts.MaxDepth)
 	}
-	if w := engine.LimitWords(err); w != "" {
-		return w
-	}
-	return err.Error()
+	return engine.Reason(err)
 }
 
 var (
@@ -268,7 +253,7 @@ const unseen = 0xFF
 type search struct {
 	ctx   context.Context
 	net   *pds.Network
-	opts  Options
+	opts  options
 	k     int
 	step  *explicit.Stepper
 	res   *Result
@@ -493,7 +478,7 @@ func (a *search) expand(j int, it item) error {
 	// with preemptions 0 when the last thread cannot move in c (or none
 	// ran yet), else 1.
 	switchCost := 1
-	if a.opts.Count == engine.Preemptions {
+	if a.opts.Unit == engine.Preemptions {
 		switchCost = 0
 		if it.last >= 0 {
 			en, err := a.step.Enabled(c, it.last)

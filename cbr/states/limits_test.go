@@ -63,19 +63,20 @@ func TestLimits(t *testing.T) {
 		name   string
 		ctx    context.Context
 		net    *pds.Network
-		opts   states.Options
+		eng    states.Engine
+		opts   engine.Options
 		limit  error
 		reason string
 	}{
-		{"depth", context.Background(), compileSrc(t, deepSrc, 0), states.Options{MaxDepth: 5}, engine.ErrDepthLimit, "stack depth limit of 5 frames reached"},
-		{"memory", context.Background(), bt, states.Options{Contexts: 5, MaxStateBytes: 20000}, engine.ErrMemoryLimit, "memory limit reached (the stored states would take more than 20000 bytes)"},
-		{"threads", context.Background(), compileSrc(t, src, 2), states.Options{Contexts: 4}, engine.ErrThreadBound, "would exceed the thread bound of 2 threads"},
-		{"cancel", cancelled, bt, states.Options{Contexts: 5}, context.Canceled, "cancelled"},
-		{"deadline", expired, bt, states.Options{Contexts: 5}, context.DeadlineExceeded, "time limit reached"},
+		{"depth", context.Background(), compileSrc(t, deepSrc, 0), states.Engine{MaxDepth: 5}, engine.Options{}, engine.ErrDepthLimit, "stack depth limit of 5 frames reached"},
+		{"memory", context.Background(), bt, states.Engine{MaxStateBytes: 20000}, engine.Options{Bound: 5}, engine.ErrMemoryLimit, "memory limit reached (the stored states would take more than 20000 bytes)"},
+		{"threads", context.Background(), compileSrc(t, src, 2), states.Engine{}, engine.Options{Bound: 4}, engine.ErrThreadBound, "would exceed the thread bound of 2 threads"},
+		{"cancel", cancelled, bt, states.Engine{}, engine.Options{Bound: 5}, context.Canceled, "cancelled"},
+		{"deadline", expired, bt, states.Engine{}, engine.Options{Bound: 5}, context.DeadlineExceeded, "time limit reached"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := states.Analyze(tc.ctx, tc.net, tc.opts)
+			r, err := tc.eng.Analyze(tc.ctx, tc.net, tc.opts)
 			require.NoError(t, err)
 			require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
 			require.True(t, errors.Is(r.Limit, tc.limit), "limit %v", r.Limit)
@@ -83,12 +84,12 @@ func TestLimits(t *testing.T) {
 		})
 	}
 	// The same programs within their limits.
-	r, err := states.Analyze(context.Background(), compileSrc(t, src, 0), states.Options{Contexts: 4})
+	r, err := states.Engine{}.Analyze(context.Background(), compileSrc(t, src, 0), engine.Options{Bound: 4})
 	require.NoError(t, err)
 	require.Equal(t, engine.Safe, r.Verdict, r.Reason)
 
 	// A violation below the depth limit is reported, with the limit.
-	r, err = states.Analyze(context.Background(), compileSrc(t, deepAndBadSrc, 0), states.Options{Contexts: 2, MaxDepth: 4, All: true})
+	r, err = states.Engine{MaxDepth: 4}.Analyze(context.Background(), compileSrc(t, deepAndBadSrc, 0), engine.Options{Bound: 2, All: true})
 	require.NoError(t, err)
 	require.Equal(t, engine.Violation, r.Verdict)
 	require.ErrorIs(t, r.Limit, engine.ErrDepthLimit)
@@ -106,16 +107,16 @@ func must(t *testing.T, file string) string {
 // TestDeterministic: two runs give the same figures and violations.
 func TestDeterministic(t *testing.T) {
 	net := compile(t, filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a1s2.pds"))
-	var first *states.Result
+	var first *engine.Result
 	for range 3 {
-		r, err := states.Run(context.Background(), net, states.Options{Contexts: 5, All: true})
+		r, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: 5, All: true})
 		require.NoError(t, err)
 		r.Stats.Time = 0
 		if first == nil {
 			first = r
 			continue
 		}
-		require.Equal(t, first.Explicit, r.Explicit)
+		require.Equal(t, states.Figures(first), states.Figures(r))
 		require.Equal(t, first.Violations, r.Violations)
 	}
 }
@@ -132,7 +133,7 @@ func TestOpenInitialData(t *testing.T) {
 	for _, bits := range []int{22, 32} {
 		net := compileSrc(t, src(bits), 0)
 		start := time.Now()
-		r, err := states.Analyze(context.Background(), net, states.Options{MaxStateBytes: 512 << 20})
+		r, err := states.Engine{MaxStateBytes: 512 << 20}.Analyze(context.Background(), net, engine.Options{})
 		require.NoError(t, err)
 		require.Less(t, time.Since(start), time.Second)
 		require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
@@ -142,7 +143,7 @@ func TestOpenInitialData(t *testing.T) {
 
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		start = time.Now()
-		r, err = states.Analyze(ctx, net, states.Options{})
+		r, err = states.Engine{}.Analyze(ctx, net, engine.Options{})
 		cancel()
 		require.NoError(t, err)
 		require.Less(t, time.Since(start), 2*time.Second, "the deadline must stop the enumeration")
@@ -151,7 +152,7 @@ func TestOpenInitialData(t *testing.T) {
 		require.Equal(t, -1, r.Complete)
 	}
 	// Open data the bound holds is searched: x = 1 fails the assertion.
-	r, err := states.Analyze(context.Background(), compileSrc(t, src(8), 0), states.Options{MaxStateBytes: 512 << 20})
+	r, err := states.Engine{MaxStateBytes: 512 << 20}.Analyze(context.Background(), compileSrc(t, src(8), 0), engine.Options{})
 	require.NoError(t, err)
 	require.Equal(t, engine.Violation, r.Verdict, r.Reason)
 }

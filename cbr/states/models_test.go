@@ -51,7 +51,7 @@ func TestModels(t *testing.T) {
 			for _, k := range ks {
 				viol, fewest := want.Within(k)
 				for _, noPOR := range []bool{false, true} {
-					r, err := states.Run(context.Background(), net, states.Options{Contexts: k, NoPOR: noPOR})
+					r, err := states.Engine{NoPOR: noPOR}.Analyze(context.Background(), net, engine.Options{Bound: k})
 					require.NoError(t, err)
 					if viol {
 						require.Equal(t, engine.Violation, r.Verdict, "k %d no-por %v: %s", k, noPOR, r.Reason)
@@ -60,7 +60,7 @@ func TestModels(t *testing.T) {
 						require.Equal(t, engine.Safe, r.Verdict, "k %d no-por %v: %s", k, noPOR, r.Reason)
 					}
 					t.Logf("k %d no-por %v: %v, %d states, %d configs, %d transitions, %d reduced, %s", k, noPOR, r.Verdict,
-						r.Explicit.States, r.Explicit.Configs, r.Explicit.Transitions, r.Explicit.Reduced, r.Stats.Time)
+						states.Figures(r).States, states.Figures(r).Configs, states.Figures(r).Transitions, states.Figures(r).Reduced, r.Stats.Time)
 				}
 			}
 		})
@@ -74,7 +74,7 @@ func TestBundledExample(t *testing.T) {
 	for k := 1; k <= 5; k++ {
 		want, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, All: true})
 		require.NoError(t, err)
-		got, err := states.Analyze(context.Background(), net, states.Options{Contexts: k, All: true})
+		got, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: k, All: true})
 		require.NoError(t, err)
 		require.Equal(t, want.Verdict, got.Verdict, "k %d", k)
 		require.Equal(t, sites(want), sites(got), "k %d", k)

@@ -22,18 +22,18 @@ func TestPORMissedBug(t *testing.T) {
 		want, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, All: true})
 		require.NoError(t, err)
 		for _, noPOR := range []bool{false, true} {
-			r, err := states.Run(context.Background(), net, states.Options{Contexts: k, All: true, NoPOR: noPOR})
+			r, err := states.Engine{NoPOR: noPOR}.Analyze(context.Background(), net, engine.Options{Bound: k, All: true})
 			require.NoError(t, err)
 			require.Equal(t, want.Verdict, r.Verdict, "k %d no-por %v", k, noPOR)
-			require.Equal(t, sites(want), sites(&r.Result), "k %d no-por %v", k, noPOR)
+			require.Equal(t, sites(want), sites(r), "k %d no-por %v", k, noPOR)
 			if k >= 2 {
 				require.Equal(t, engine.Violation, r.Verdict, "k %d no-por %v", k, noPOR)
 				require.Equal(t, 2, r.Contexts(), "k %d no-por %v", k, noPOR)
 			}
 			if noPOR {
-				require.Zero(t, r.Explicit.Reduced)
+				require.Zero(t, states.Figures(r).Reduced)
 			} else if k >= 2 {
-				require.Positive(t, r.Explicit.Reduced, "k %d: the local step x = true should be reduced", k)
+				require.Positive(t, states.Figures(r).Reduced, "k %d: the local step x = true should be reduced", k)
 			}
 		}
 	}
@@ -125,7 +125,7 @@ func TestNaiveSleepSetsMiss(t *testing.T) {
 	require.True(t, naiveSleepSets(net, 2, false), "without sleep sets the search finds the violation within 2 contexts")
 	require.False(t, naiveSleepSets(net, 2, true), "the naive combination should miss the violation within 2 contexts")
 	require.True(t, naiveSleepSets(net, 3, true), "the naive combination finds it with 3")
-	r, err := states.Analyze(context.Background(), net, states.Options{Contexts: 2})
+	r, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: 2})
 	require.NoError(t, err)
 	require.Equal(t, engine.Violation, r.Verdict)
 }

@@ -17,8 +17,8 @@ import (
 // context are free. Within 0 preemptions it is safe.
 func TestPreemptions(t *testing.T) {
 	net := compile(t, filepath.Join("..", "..", "cmd", "cbreach", "testdata", "handover.pds"))
-	run := func(k int, u engine.Unit) *states.Result {
-		r, err := states.Run(context.Background(), net, states.Options{Contexts: k, Count: u, All: true})
+	run := func(k int, u engine.Unit) *engine.Result {
+		r, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: k, Unit: u, All: true})
 		require.NoError(t, err)
 		return r
 	}
@@ -29,12 +29,12 @@ func TestPreemptions(t *testing.T) {
 	r = run(1, engine.Preemptions)
 	require.Equal(t, engine.Violation, r.Verdict)
 	require.Equal(t, 1, r.Contexts())
-	require.Zero(t, r.Explicit.Reduced, "no reduction when counting preemptions")
+	require.Zero(t, states.Figures(r).Reduced, "no reduction when counting preemptions")
 	r = run(4, engine.Contexts)
 	require.Equal(t, 4, r.Contexts())
 	r = run(3, engine.Contexts)
 	require.Equal(t, engine.Safe, r.Verdict)
 
-	_, err := states.Run(context.Background(), net, states.Options{Contexts: engine.ZeroBound})
+	_, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: engine.ZeroBound})
 	require.Error(t, err, "0 contexts")
 }

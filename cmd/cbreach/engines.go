@@ -6,18 +6,21 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/spf13/pflag"
 )
 
-// The engines: cbr (symbolic, the jMoped paper's algorithm), seq
-// (symbolic, Lal and Reps' reduction to one sequential pushdown network;
-// -k counts rounds; seq.go) and explicit (explicit states, for small
-// models). Which flags apply to which engine
-// is the table engineOf; README.md shows it to users.
+// The engines come from the table of package cbr/engines: --engine names
+// one, and the flags of its settings apply to it alone. What is shown
+// per engine (its line of figures, its progress line, its figures in
+// JSON, its --print-rules) is the table shows below, keyed by name.
 
 // engineFlags are the flags that choose an engine or apply to the
 // explicit one only.
@@ -26,10 +29,6 @@ type engineFlags struct {
 	maxDepth  int
 	noPOR     bool
 	selfCheck bool
-
-	stats      *states.Stats // the explicit engine's figures, after its run
-	seqStats   *seq.Stats    // the seq engine's figures, after its run
-	splitGiven bool          // --split was given
 }
 
 func init() {
@@ -37,34 +36,34 @@ func init() {
 }
 
 func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
-	fs.StringVar(&e.name, "engine", "cbr", "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
+	fs.StringVar(&e.name, "engine", cbr.Name, "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
 	fs.IntVar(&e.maxDepth, "max-depth", states.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
 	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %d rounds) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)", seqMaxRounds))
 }
 
-// engineOf names the one engine a flag applies to; flags not listed apply
-// to both. A flag given for the other engine is a usage error.
-var engineOf = []struct{ flag, engine string }{
-	{"split", "cbr"},
-	{"prune", "cbr"},
-	{"no-dedup", "cbr"},
-	{"max-tuples", "cbr"},
-	{"reach-tops", "cbr"},
-	{"per-bound", "cbr"},
-	{"unbounded", "cbr"},
-	{"max-depth", "explicit"},
-	{"no-por", "explicit"},
+// settingFlags maps the flags that apply to some engines only to the
+// setting of the table (engines.Entry.Settings) that they give.
+var settingFlags = []struct{ flag, setting string }{
+	{"split", "split"},
+	{"prune", "prune"},
+	{"no-dedup", "prune"},
+	{"max-tuples", "prune"}, // eager splitting's limit: the view-tuple engine's
+	{"reach-tops", "per-bound"},
+	{"per-bound", "per-bound"},
+	{"max-depth", "max-depth"},
+	{"no-por", "no-por"},
 }
 
-// checkEngine checks --engine and that every flag given applies to it.
+// checkEngine looks --engine up and checks that every flag given applies
+// to it.
 func checkEngine(c *config, fs *pflag.FlagSet) error {
-	e := &c.engine
-	if e.name != "cbr" && e.name != states.Name && e.name != seq.Name {
-		return fmt.Errorf("--engine: want cbr, seq or explicit, got %q", e.name)
+	entry, err := engines.Lookup(c.engine.name)
+	if err != nil {
+		return fmt.Errorf("--engine: %v", err)
 	}
-	e.splitGiven = fs.Changed("split")
-	if e.selfCheck {
+	c.entry = entry
+	if c.engine.selfCheck {
 		for _, f := range []string{"engine", "split", "json", "reach-tops", "per-bound", "unbounded", "print-rules"} {
 			if fs.Changed(f) {
 				return fmt.Errorf("--%s does not go with --self-check, which runs every engine", f)
@@ -72,80 +71,151 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 		}
 		return nil
 	}
-	for _, f := range engineOf {
-		if f.flag == "split" && e.name == seq.Name {
-			continue // its eager or lazy form (checkSeq)
-		}
-		if fs.Changed(f.flag) && f.engine != e.name {
-			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, f.engine, e.name)
+	for _, f := range settingFlags {
+		if fs.Changed(f.flag) && !entry.Takes(f.setting) {
+			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, takers(f.setting), entry.Name)
 		}
 	}
-	if e.name == seq.Name && c.unit != cbr.Contexts {
-		return fmt.Errorf("--count: --engine seq counts rounds, not %s", c.unit)
-	}
-	if e.maxDepth < 1 {
-		return fmt.Errorf("--max-depth: need at least 1 frame, got %d", e.maxDepth)
+	switch {
+	case fs.Changed("unbounded") && !entry.Unbounded:
+		return fmt.Errorf("--unbounded applies to --engine %s only, not to --engine %s", cbr.Name, entry.Name)
+	case entry.Units[0] == engine.Rounds && c.count != "contexts":
+		return fmt.Errorf("--count: --engine %s counts rounds, not %s", entry.Name, c.count)
+	case c.engine.maxDepth < 1:
+		return fmt.Errorf("--max-depth: need at least 1 frame, got %d", c.engine.maxDepth)
 	}
 	return nil
 }
 
-// runExplicit runs the explicit engine with the options of the command.
-func runExplicit(ctx context.Context, net *pds.Network, c *config, opts cbr.Options) (*cbr.Result, error) {
-	xo := states.Options{Contexts: opts.Contexts, Count: opts.Count, MaxDepth: c.engine.maxDepth, All: opts.All, Targets: opts.Targets,
-		NoPOR: c.engine.noPOR, MaxStateBytes: opts.MaxMemory, Limits: cbr.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, OnProgress: opts.OnProgress,
-		Traces: opts.Traces}
-	r, err := states.Run(ctx, net, xo)
-	if r == nil {
-		return nil, err
+// takers names the first engine that takes a setting.
+func takers(setting string) string {
+	for _, e := range engines.All {
+		if e.Takes(setting) {
+			return e.Name
+		}
 	}
-	c.engine.stats = &r.Explicit
-	return &r.Result, err
+	return ""
 }
 
-// explicitProgress is the progress line of the explicit engine.
-func explicitProgress(w io.Writer, u cbr.Unit) func(cbr.Progress) {
-	return throttled(w, func(p cbr.Progress) string {
-		return fmt.Sprintf("%s, %d states done, %d queued, %.1fs", units(p.Level, u), p.Tuples, p.Queued, p.Elapsed.Seconds())
-	})
+// shows are what the command shows of each engine.
+type shows struct {
+	summary  func(b *strings.Builder, c *config, r *cbr.Result) // its line of figures, and the --stats lines
+	progress func(p cbr.Progress, u cbr.Unit) string
+	stats    func(out *schema.Output, c *config, r *cbr.Result) // its figures in JSON
+	print    func(ctx context.Context, w io.Writer, net *pds.Network, c *config) error
 }
 
-// explicitSummary writes the figures of an explicit run: one line, and
-// more with --stats.
+// show returns what is shown of the chosen engine.
+func (c *config) show() shows { return engineShows[c.entry.Name] }
+
+var engineShows = map[string]shows{
+	cbr.Name:    {summary: tupleSummary, progress: tupleProgress, stats: tupleStats, print: printNet},
+	seq.Name:    {summary: seqSummary, progress: seqProgress, stats: seqStats, print: printSeq},
+	states.Name: {summary: explicitSummary, progress: explicitProgress, stats: explicitStats, print: printNet},
+}
+
+func printNet(_ context.Context, w io.Writer, net *pds.Network, _ *config) error { return net.Print(w) }
+
+// levels is the number of levels whose items were expanded: 0 to k-1
+// contexts, or 0 to k preemptions.
+func levels(r *cbr.Result) int {
+	if r.Unit == cbr.Preemptions {
+		return r.Bound + 1
+	}
+	return r.Bound
+}
+
+func tupleSummary(b *strings.Builder, c *config, r *cbr.Result) {
+	st := r.Stats
+	fmt.Fprintf(b, "%s splitting: %d view tuples, %d post* calls, %.3fs\n", c.strategy, st.ViewTuples, st.PostStarCalls, st.Time.Seconds())
+	if c.stats {
+		fmt.Fprintf(b, "view tuples by %s: %v\ncovered tuples dropped: %d, restricted: %d\npost* calls answered by a result of the same level: %d\npost* steps: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
+			r.Unit, st.TuplesPerLevel[:levels(r)], st.Dropped, st.Shrunk, st.PostStarShared, st.PostStarSteps, st.PeakNodes)
+	}
+}
+
+func tupleProgress(p cbr.Progress, u cbr.Unit) string {
+	return fmt.Sprintf("%s, %d view tuples done, %d queued, %d post* calls, %.1fs", u.Of(p.Level), p.Tuples, p.Queued, p.PostStar, p.Elapsed.Seconds())
+}
+
+func tupleStats(out *schema.Output, c *config, r *cbr.Result) {
+	n := r.Stats.ViewTuples
+	out.Split, out.Prune, out.ViewTuples = c.strategy.String(), c.prune, &n
+	if c.noDedup {
+		out.Prune = "none"
+	}
+	out.Stats.Tuples = &schema.TupleStats{PostStarCalls: r.Stats.PostStarCalls, PostStarShared: r.Stats.PostStarShared,
+		TuplesPerLevel: r.Stats.TuplesPerLevel[:levels(r)], Dropped: r.Stats.Dropped, Restricted: r.Stats.Shrunk}
+}
+
+func seqSummary(b *strings.Builder, c *config, r *cbr.Result) {
+	st := seq.Figures(r)
+	if st == nil { // nothing was analysed
+		st = &seq.Stats{}
+	}
+	fmt.Fprintf(b, "sequential reduction (%s): %s, %d rules, %d post* steps, %.3fs\n", c.split, plural(st.Threads, "thread"), st.Rules, r.Stats.PostStarSteps, r.Stats.Time.Seconds())
+	if c.stats {
+		fmt.Fprintf(b, "build: %.3fs, post*: %.3fs\nlabels: %d, bits of globals: %d, nodes of the rules: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
+			st.BuildTime.Seconds(), st.PostTime.Seconds(), st.Labels, st.GlobalBits, st.Nodes, r.Stats.PeakNodes)
+	}
+}
+
+func seqProgress(p cbr.Progress, u cbr.Unit) string {
+	return fmt.Sprintf("%s, %d post* steps, %.1fs", u.Of(p.Level), p.Tuples, p.Elapsed.Seconds())
+}
+
+func seqStats(out *schema.Output, c *config, r *cbr.Result) {
+	out.Split = c.split
+	if st := seq.Figures(r); st != nil {
+		out.Stats.Seq = &schema.SeqStats{Threads: st.Threads, Rules: st.Rules, Labels: st.Labels, GlobalBits: st.GlobalBits, RuleNodes: st.Nodes}
+	}
+}
+
+// printSeq prints the sequential network of -k rounds.
+func printSeq(ctx context.Context, w io.Writer, net *pds.Network, c *config) error {
+	slotted, err := net.WithThreadSlots(net.MaxThreads)
+	if err != nil {
+		return err
+	}
+	build := seq.Build
+	if c.strategy == cbr.Lazy {
+		build = seq.BuildLazy
+	}
+	s, err := build(ctx, slotted, c.contexts, bdd.Config{Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}})
+	if err != nil {
+		return err
+	}
+	return s.Net.Print(w)
+}
+
+// por reports whether the explicit engine's reduction was on.
+func por(c *config, r *cbr.Result) bool { return !c.engine.noPOR && r.Unit != cbr.Preemptions }
+
 func explicitSummary(b *strings.Builder, c *config, r *cbr.Result) {
-	st := c.engine.stats
+	st := states.Figures(r)
 	if st == nil { // nothing was analysed
 		st = &states.Stats{}
 	}
-	por := "on"
-	if c.engine.noPOR || r.Unit == cbr.Preemptions {
-		por = "off"
-	}
+	on := map[bool]string{true: "on", false: "off"}[por(c, r)]
 	fmt.Fprintf(b, "explicit search: %d states, %d transitions, %d configurations, %.3fs\n", st.States, st.Transitions, st.Configs, r.Stats.Time.Seconds())
 	if c.stats {
 		fmt.Fprintf(b, "configurations first reached by %s: %v\nstates expanded by %s: %v\n", r.Unit, st.ConfigsPerLevel, r.Unit, st.StatesPerLevel)
-		fmt.Fprintf(b, "partial-order reduction: %s, %d switches left out\nstates expanded again (fewer contexts or another last thread): %d\n", por, st.Reduced, st.Revisits)
+		fmt.Fprintf(b, "partial-order reduction: %s, %d switches left out\nstates expanded again (fewer contexts or another last thread): %d\n", on, st.Reduced, st.Revisits)
 		fmt.Fprintf(b, "stored states: about %d bytes\ndeepest stack: %s\n", st.StoredBytes, plural(st.Deepest, "frame"))
 	}
 }
 
-type jsonExplicit struct {
-	States          int   `json:"states"`
-	Transitions     int   `json:"transitions"`
-	Configs         int   `json:"configurations"`
-	ConfigsPerLevel []int `json:"configurationsPerLevel"`
-	StatesPerLevel  []int `json:"statesPerLevel"`
-	POR             bool  `json:"por"`
-	Reduced         int   `json:"reduced"`
-	Revisits        int   `json:"revisits"`
-	StoredBytes     int64 `json:"storedBytes"`
-	Deepest         int   `json:"deepest"`
+func explicitProgress(p cbr.Progress, u cbr.Unit) string {
+	return fmt.Sprintf("%s, %d states done, %d queued, %.1fs", u.Of(p.Level), p.Tuples, p.Queued, p.Elapsed.Seconds())
 }
 
-func explicitJSON(c *config) *jsonExplicit {
-	st := c.engine.stats
+func explicitStats(out *schema.Output, c *config, r *cbr.Result) {
+	st := states.Figures(r)
 	if st == nil {
-		return nil
+		return
 	}
-	return &jsonExplicit{States: st.States, Transitions: st.Transitions, Configs: st.Configs, ConfigsPerLevel: st.ConfigsPerLevel,
-		StatesPerLevel: st.StatesPerLevel, POR: !c.engine.noPOR && c.unit != cbr.Preemptions, Reduced: st.Reduced, Revisits: st.Revisits, StoredBytes: st.StoredBytes, Deepest: st.Deepest}
+	n := st.States
+	out.States = &n
+	out.Stats.Explicit = &schema.ExplicitStats{Transitions: st.Transitions, Configs: st.Configs, ConfigsPerLevel: st.ConfigsPerLevel,
+		StatesPerLevel: st.StatesPerLevel, POR: por(c, r), Reduced: st.Reduced, Revisits: st.Revisits, StoredBytes: st.StoredBytes, Deepest: st.Deepest}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/frontend/bp"
 	"github.com/cbreach/cbreach/frontend/cuba"
@@ -43,7 +44,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 			return in, fmt.Errorf("cbreach: %s looks like a CUBA concurrent pushdown system, not a .pds program: run it with --cuba", file)
 		}
 		net, err := frontend.CompileWith(file, src, frontend.Options{MaxThreads: c.maxThreads, Context: ctx,
-			Limits: limitsOf(c)})
+			Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}})
 		if err != nil && bp.LooksLikeProgram(src) {
 			return in, fmt.Errorf("cbreach: %s looks like a Boolean program (procedures with begin ... end), not a .pds program: run it with --bp", file)
 		}
@@ -102,7 +103,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 // loadBP reads a concurrent Boolean program: with --bp, or guessed from
 // the .bp extension (then a file that is not one gets a message saying so).
 func loadBP(ctx context.Context, in *input, file string, src []byte, c *config) (*input, error) {
-	net, err := bp.ReadWith(file, src, bp.Options{Options: pds.Options{MaxThreads: c.maxThreads}, Context: ctx, Limits: limitsOf(c)})
+	net, err := bp.ReadWith(file, src, bp.Options{Options: pds.Options{MaxThreads: c.maxThreads}, Context: ctx, Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}})
 	if err != nil && !c.bp && !bp.LooksLikeProgram(src) {
 		return in, fmt.Errorf("cbreach: %s was read as a Boolean program for its .bp extension, but it does not look like one (no procedure with begin ... end): give --cuba for a CUBA system, or name a .pds program .pds\n%v", file, err)
 	}

@@ -11,12 +11,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/stretchr/testify/require"
 )
@@ -157,16 +159,8 @@ func TestCommandLine(t *testing.T) {
 			require.NoError(t, err, "run with -update to create the golden files")
 			require.Equal(t, string(want), got)
 			require.Equal(t, tc.exit, code, "exit status")
-			if strings.HasPrefix(tc.name, "json") {
-				var v map[string]any
-				require.NoError(t, json.Unmarshal(out.Bytes(), &v), "--json prints one JSON object")
-				keys := []string{"verdict", "bound", "split", "contexts", "viewTuples", "violations", "stats"}
-				if strings.Contains(tc.name, "explicit") {
-					keys = []string{"verdict", "bound", "engine", "contexts", "viewTuples", "violations", "stats", "explicit"}
-				}
-				for _, k := range keys {
-					require.Contains(t, v, k)
-				}
+			if slices.Contains(tc.args, "--json") {
+				checkSchema(t, out.Bytes(), tc.exit)
 			}
 		})
 	}
@@ -472,5 +466,59 @@ func TestMemoryLimitRSS(t *testing.T) {
 			t.Logf("peak RSS %d MiB under %d MiB", peak>>20, tc.limit>>20)
 			require.LessOrEqual(t, peak, tc.limit+tc.limit/4+64<<20)
 		})
+	}
+}
+
+// requiredKeys are the keys every --json result has, whatever the engine
+// (package schema).
+var requiredKeys = []string{"schema", "version", "engine", "verdict", "unit", "bound", "complete", "fewest", "violations", "stats"}
+
+// checkSchema decodes the output of a --json run into the schema, unknown
+// fields refused, and checks the required keys: a result, or an error
+// object when the run failed before one (exit status 2 or 4).
+func checkSchema(t *testing.T, out []byte, exit int) {
+	t.Helper()
+	var v map[string]any
+	require.NoError(t, json.Unmarshal(out, &v), "--json prints one JSON object")
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.DisallowUnknownFields()
+	keys := requiredKeys
+	if exit == exitUsage || exit == exitInternal {
+		require.NoError(t, dec.Decode(&schema.Error{}))
+		keys = []string{"schema", "version", "error", "exit"}
+	} else {
+		var o schema.Output
+		require.NoError(t, dec.Decode(&o))
+		require.Contains(t, []string{"contexts", "preemptions", "rounds"}, o.Unit)
+	}
+	for _, k := range keys {
+		require.Contains(t, v, k)
+	}
+	require.EqualValues(t, schema.Version, v["schema"])
+}
+
+// TestJSONSchema: every engine's --json output, and an error's, decodes
+// into the schema with unknown fields refused and has the required keys.
+func TestJSONSchema(t *testing.T) {
+	lost := filepath.Join("..", "..", "examples", "lostupdate.pds")
+	for _, tc := range []struct {
+		args []string
+		exit int
+	}{
+		{[]string{"--json", "-k", "4", lost}, exitViolation},
+		{[]string{"--json", "--engine", "seq", "-k", "2", lost}, exitViolation},
+		{[]string{"--json", "--engine", "explicit", "-k", "4", lost}, exitViolation},
+		{[]string{"--json", "--engine", "seq", "-k", "1", lost}, exitSafe},
+		{[]string{"--json", "--unbounded", filepath.Join("testdata", "cuba", "two.pds"), "--cuba", "--target", "0|0,0"}, -1},
+		{[]string{"--json", "-k", "0", lost}, exitUsage},
+		{[]string{"--json", filepath.Join("testdata", "bad.pds")}, exitUsage},
+		{[]string{"--json", "--engine", "magic", lost}, exitUsage},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), tc.args, &out, &errb, false)
+		if tc.exit >= 0 {
+			require.Equal(t, tc.exit, code, "%v: %s", tc.args, errb.String())
+		}
+		checkSchema(t, out.Bytes(), code)
 	}
 }

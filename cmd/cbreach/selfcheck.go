@@ -9,7 +9,9 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -48,18 +50,18 @@ func (r *checkRun) internal() bool {
 // and the others agree (the cut-off ones found nothing the others did
 // not), 4 when they disagree or a trace (built unless --no-trace) failed
 // its replay or has another number of contexts than its violation.
-func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, opts cbr.Options) int {
+func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, opts engine.Options) int {
 	opts.All = true
 	opts.OnProgress = nil
 	var runs []*checkRun
 	for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
-		o := opts
-		o.Split = s
-		r, err := hooked("cbr " + s.String())(cbr.Analyze(ctx, net, o))
+		set := c.settings
+		set.Split = s
+		r, err := hooked("cbr " + s.String())(c.engineNamed(cbr.Name, set).Analyze(ctx, net, opts))
 		runs = append(runs, &checkRun{name: "cbr " + s.String(), res: r, err: err})
 	}
-	r, err := hooked("explicit")(runExplicit(ctx, net, c, opts))
-	runs = append(runs, &checkRun{name: "explicit", res: r, err: err})
+	r, err := hooked(states.Name)(c.engineNamed(states.Name, c.settings).Analyze(ctx, net, opts))
+	runs = append(runs, &checkRun{name: states.Name, res: r, err: err})
 	if selfCheckHook != nil {
 		for _, r := range runs {
 			if r.res != nil {
@@ -69,7 +71,7 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "self-check within %s:\n", units(max(opts.Contexts, 0), opts.Count))
+	fmt.Fprintf(&b, "self-check within %s:\n", units(max(opts.Bound, 0), opts.Unit))
 	for _, r := range runs {
 		fmt.Fprintf(&b, "  %-10s ", r.name+":")
 		switch {
@@ -99,12 +101,12 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 		}
 		b.WriteString("\n")
 		for _, v := range r.res.Violations {
-			n, err := traceUnits(v.Trace, opts.Count, net, r.name)
+			n, err := traceUnits(v.Trace, r.res)
 			switch {
 			case err != nil:
 				r.badTrace = fmt.Sprintf("the trace of %s cannot be counted: %v", v.Pos, err)
 			case v.Trace != nil && n != v.Contexts:
-				r.badTrace = fmt.Sprintf("the trace of %s has %s, the violation %d", v.Pos, units(n, opts.Count), v.Contexts)
+				r.badTrace = fmt.Sprintf("the trace of %s has %s, the violation %d", v.Pos, units(n, opts.Unit), v.Contexts)
 			case v.TraceErr != nil && !cbr.IsLimit(v.TraceErr):
 				r.badTrace = fmt.Sprintf("the trace of %s failed its replay: %v", v.Pos, v.TraceErr)
 			}
@@ -180,21 +182,19 @@ func agreement(runs []*checkRun) int {
 	return exitSafe
 }
 
-// traceUnits counts a trace in the bound's unit: its contexts, or its
-// preemptions on the network the engine ran (with thread slots for cbr).
-func traceUnits(tr *cbr.Trace, unit cbr.Unit, net *pds.Network, engine string) (int, error) {
+// traceUnits counts a trace in the bound's unit on the network the
+// engine ran.
+func traceUnits(tr *cbr.Trace, r *cbr.Result) (int, error) {
 	if tr == nil {
 		return 0, nil
 	}
-	run := net
-	if unit == cbr.Preemptions && strings.HasPrefix(engine, "cbr") {
-		eng, err := net.WithThreadSlots(net.MaxThreads)
-		if err != nil {
-			return 0, err
-		}
-		run = eng
-	}
-	return tr.Units(run, unit)
+	return tr.Units(r.Net, r.Unit)
+}
+
+// engineNamed makes an engine of the table with the settings.
+func (c *config) engineNamed(name string, set engines.Settings) engines.Engine {
+	e, _ := engines.Lookup(name)
+	return e.New(set)
 }
 
 // seqMaxRounds is the largest bound at which the self-check runs the seq
@@ -212,20 +212,20 @@ const seqMaxRounds = 3
 // contexts. It writes its line and returns exitDisagree when an
 // implication fails, exitUnknown when seq was cut off, 0 otherwise (also
 // when it was left out, which the line says).
-func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts cbr.Options, runs []*checkRun) int {
+func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts engine.Options, runs []*checkRun) int {
 	fmt.Fprintf(b, "  %-10s ", "seq:")
 	switch {
-	case opts.Count != cbr.Contexts:
+	case opts.Unit != engine.Contexts:
 		b.WriteString("left out: it counts rounds, and rounds bound contexts, not preemptions\n")
 		return 0
 	case len(opts.Targets) > 0:
 		b.WriteString("left out: it checks error labels, not targets\n")
 		return 0
-	case opts.Contexts > seqMaxRounds:
-		fmt.Fprintf(b, "left out: the self-check runs it up to %d rounds, not %d (rounds bound more contexts)\n", seqMaxRounds, opts.Contexts)
+	case opts.Bound > seqMaxRounds:
+		fmt.Fprintf(b, "left out: the self-check runs it up to %d rounds, not %d (rounds bound more contexts)\n", seqMaxRounds, opts.Bound)
 		return 0
 	}
-	r, err := hooked(seq.Name)(runSeq(ctx, net, c, opts))
+	r, err := hooked(seq.Name)(c.engineNamed(seq.Name, c.settings).Analyze(ctx, net, opts))
 	if r == nil {
 		fmt.Fprintf(b, "ERROR %v\n", err)
 		return exitDisagree
@@ -247,7 +247,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 	sort.Strings(sites)
 	complete := err == nil && r.Limit == nil && r.Verdict != cbr.Unknown
 	if complete {
-		fmt.Fprintf(b, "%s within %s", strings.ToUpper(r.Verdict.String()), units(opts.Contexts, engine.Rounds))
+		fmt.Fprintf(b, "%s within %s", strings.ToUpper(r.Verdict.String()), units(opts.Bound, engine.Rounds))
 	} else {
 		fmt.Fprintf(b, "UNKNOWN (%s)", r.Reason)
 	}
@@ -278,8 +278,8 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		if slotted, err := net.WithThreadSlots(net.MaxThreads); err == nil {
 			n = len(slotted.Threads)
 		}
-		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Contexts, engine.Rounds), n,
-			units(opts.Contexts*n, cbr.Contexts))
+		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Bound, engine.Rounds), n,
+			units(opts.Bound*n, cbr.Contexts))
 	}
 	if !complete {
 		return exitUnknown

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -73,19 +74,16 @@ type tracer struct {
 	unit cbr.Unit
 }
 
-func newTracer(in *input, c *config, unit cbr.Unit) *tracer {
-	if in == nil || in.net == nil {
+func newTracer(in *input, r *cbr.Result) *tracer {
+	if in == nil || in.net == nil || r == nil {
 		return nil // nothing was compiled, so there are no traces
 	}
-	eng, err := in.net.WithThreadSlots(in.net.MaxThreads)
-	if err != nil {
-		eng = in.net
+	run := r.Net
+	if run == nil {
+		run = in.net
 	}
-	t := &tracer{net: eng, src: in.src, cuba: in.cuba, run: eng, unit: unit}
-	if c.engine.name == "explicit" {
-		t.run = in.net
-	}
-	for _, th := range eng.Threads {
+	t := &tracer{net: run, src: in.src, cuba: in.cuba, run: run, unit: r.Unit}
+	for _, th := range run.Threads {
 		if !th.Slot {
 			t.user++
 		}
@@ -367,46 +365,6 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// JSON form of a trace.
-
-type jsonFrame struct {
-	Proc   string         `json:"proc"`
-	Label  string         `json:"label"`
-	Locals map[string]any `json:"locals,omitempty"`
-}
-
-type jsonThread struct {
-	Thread int         `json:"thread"`
-	State  string      `json:"state"` // running, finished, not started
-	Stack  []jsonFrame `json:"stack,omitempty"`
-}
-
-type jsonConfig struct {
-	Globals map[string]any `json:"globals"`
-	Threads []jsonThread   `json:"threads,omitempty"`
-}
-
-type jsonStep struct {
-	Pos     string         `json:"pos,omitempty"`
-	Stmt    string         `json:"stmt,omitempty"`
-	Kind    string         `json:"kind"`
-	Starts  *int           `json:"starts,omitempty"`
-	Globals map[string]any `json:"globals"`
-	Stack   []jsonFrame    `json:"stack"`
-}
-
-type jsonContext struct {
-	Thread    int        `json:"thread"`
-	StartedBy string     `json:"startedBy,omitempty"`
-	Steps     []jsonStep `json:"steps"`
-}
-
-type jsonTrace struct {
-	InitialisedBy string        `json:"initialisedBy,omitempty"` // Getafix's init, run before context 1
-	Initial       jsonConfig    `json:"initial"`
-	Contexts      []jsonContext `json:"contexts"`
-}
-
 // value is a value as the source declares it: bool, number or enum name.
 func value(t pds.Type, v uint64) any {
 	switch t.Kind {
@@ -449,14 +407,14 @@ func arrayBase(name string) (string, bool) {
 	return name[:i], true
 }
 
-func (t *tracer) stackJSON(c explicit.Config, th int) []jsonFrame {
+func (t *tracer) stackJSON(c explicit.Config, th int) []schema.Frame {
 	st := c.Threads[th]
-	out := []jsonFrame{}
+	out := []schema.Frame{}
 	if len(st) > 0 && t.net.IsDormant(st[0].Label) {
 		return out
 	}
 	for _, f := range st {
-		jf := jsonFrame{Proc: f.Label.Proc.Name, Label: f.Label.Name}
+		jf := schema.Frame{Proc: f.Label.Proc.Name, Label: f.Label.Name}
 		if len(f.Locals) > 0 {
 			jf.Locals = map[string]any{}
 			arrays := map[string][]any{}
@@ -488,19 +446,19 @@ func (t *tracer) state(c explicit.Config, th int) string {
 	return "running"
 }
 
-func (t *tracer) json(tr *cbr.Trace) *jsonTrace {
+func (t *tracer) json(tr *cbr.Trace) *schema.Trace {
 	who := starters(tr)
-	out := &jsonTrace{InitialisedBy: t.initBy(), Initial: jsonConfig{Globals: t.globalsJSON(tr.Initial)}, Contexts: []jsonContext{}}
+	out := &schema.Trace{InitialisedBy: t.initBy(), Initial: schema.Config{Globals: t.globalsJSON(tr.Initial)}, Contexts: []schema.Context{}}
 	for i := range tr.Initial.Threads {
 		if t.state(tr.Initial, i) == "not started" {
 			continue
 		}
-		out.Initial.Threads = append(out.Initial.Threads, jsonThread{Thread: i, State: t.state(tr.Initial, i), Stack: t.stackJSON(tr.Initial, i)})
+		out.Initial.Threads = append(out.Initial.Threads, schema.Thread{Thread: i, State: t.state(tr.Initial, i), Stack: t.stackJSON(tr.Initial, i)})
 	}
 	for _, c := range tr.Contexts {
-		jc := jsonContext{Thread: c.Thread, StartedBy: who[c.Thread], Steps: []jsonStep{}}
+		jc := schema.Context{Thread: c.Thread, StartedBy: who[c.Thread], Steps: []schema.Step{}}
 		for _, s := range c.Steps {
-			js := jsonStep{Kind: s.Rule.Kind.String(), Stmt: t.what(s), Globals: t.globalsJSON(s.After), Stack: t.stackJSON(s.After, c.Thread)}
+			js := schema.Step{Kind: s.Rule.Kind.String(), Stmt: t.what(s), Globals: t.globalsJSON(s.After), Stack: t.stackJSON(s.After, c.Thread)}
 			if s.Rule.Pos.Line > 0 {
 				js.Pos = s.Rule.Pos.String()
 			}

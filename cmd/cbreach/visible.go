@@ -14,20 +14,3 @@ func visibleWords(v *cbr.VisibleConvergence, u cbr.Unit) string {
 		"and each of the %d visible states a return can produce (over-approximated with the top %d frames of every stack) is reachable by then",
 		v.States, units(v.Level, u), units(v.Explored, u), v.Generators, v.Depth)
 }
-
-// jsonVisible is the criterion in the JSON object.
-type jsonVisible struct {
-	Level         int    `json:"level"`
-	Explored      int    `json:"explored"`
-	VisibleStates int    `json:"visibleStates"`
-	Generators    int    `json:"generators"`
-	Depth         int    `json:"depth"`
-	Criterion     string `json:"criterion"`
-}
-
-func visibleJSON(v *cbr.VisibleConvergence, u cbr.Unit) *jsonVisible {
-	if v == nil {
-		return nil
-	}
-	return &jsonVisible{Level: v.Level, Explored: v.Explored, VisibleStates: v.States, Generators: v.Generators, Depth: v.Depth, Criterion: visibleWords(v, u)}
-}

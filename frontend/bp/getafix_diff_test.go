@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/internal/tier"
@@ -161,7 +162,7 @@ func TestGetafixDifferential(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := states.Run(ctx, n, states.Options{Contexts: k, All: true, Traces: true})
+			xr, err := states.Engine{}.Analyze(ctx, n, engine.Options{Bound: k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +170,7 @@ func TestGetafixDifferential(t *testing.T) {
 				t.Errorf("explicit engine: %v, reference %v\n%s", got, sitesRef, src)
 			}
 			checkTraces(t, "explicit engine", xr.Violations)
-			sr, err := seq.Analyze(ctx, n, seq.Options{Rounds: k, Lazy: true, All: true, Traces: true})
+			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, engine.Options{Bound: k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -81,7 +81,7 @@ func TestGetafixEngines(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := states.Run(ctx, n, states.Options{Contexts: tc.k, All: true, Traces: true})
+			xr, err := states.Engine{}.Analyze(ctx, n, engine.Options{Bound: tc.k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestGetafixEngines(t *testing.T) {
 			}
 			checkTraces(t, "explicit engine", xr.Violations)
 			for _, lazy := range []bool{true, false} {
-				sr, err := seq.Analyze(ctx, n, seq.Options{Rounds: tc.k, Lazy: lazy, All: true, Traces: true})
+				sr, err := seq.Engine{Lazy: lazy}.Analyze(ctx, n, engine.Options{Bound: tc.k, All: true, Traces: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -173,7 +173,7 @@ func TestFibonacciEngines(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := states.Run(ctx, n, states.Options{Contexts: want.k, All: true, Traces: true})
+			xr, err := states.Engine{}.Analyze(ctx, n, engine.Options{Bound: want.k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +184,7 @@ func TestFibonacciEngines(t *testing.T) {
 			if !tier.Long() {
 				return
 			}
-			sr, err := seq.Analyze(ctx, n, seq.Options{Rounds: tc.rounds, Lazy: true, Traces: true})
+			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, engine.Options{Bound: tc.rounds, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}

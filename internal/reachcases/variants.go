@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/internal/tier"
 	"github.com/cbreach/cbreach/pds"
@@ -138,19 +140,33 @@ func ExplicitEngine(noPOR bool) Variant {
 		name += "/no-por"
 	}
 	return Variant{Name: name, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
-		r, err := states.Run(ctx, net, states.Options{Contexts: k, MaxDepth: ReferenceDepth, All: true, NoPOR: noPOR, Traces: true})
-		if err != nil {
-			return nil, err
-		}
-		var sites []string
-		for _, x := range r.Violations {
-			sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
-			if err := CheckTrace(x, cbr.Contexts, net); err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-		}
-		return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: r.Explicit.States, Raw: r}, nil
+		return runEngine(ctx, name, states.Engine{MaxDepth: ReferenceDepth, NoPOR: noPOR}, net, k, engine.Contexts)
 	}}
+}
+
+// runEngine runs an engine of the table within k units, with every
+// violation site and its trace, checks the traces, and counts its work:
+// view tuples, or the explicit engine's expanded states.
+func runEngine(ctx context.Context, name string, e engines.Engine, net *pds.Network, k int, unit engine.Unit) (*Outcome, error) {
+	if k == 0 {
+		k = engine.ZeroBound
+	}
+	r, err := e.Analyze(ctx, net, engine.Options{Bound: k, Unit: unit, All: true, Traces: true})
+	if err != nil {
+		return nil, err
+	}
+	var sites []string
+	for _, x := range r.Violations {
+		sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
+		if err := CheckTrace(x, unit, r.Net); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	work := r.Stats.ViewTuples
+	if st := states.Figures(r); st != nil {
+		work = st.States
+	}
+	return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: work, Raw: r}, nil
 }
 
 // Variants returns every engine variant: the explicit reference first,
@@ -202,21 +218,7 @@ func CheckTrace(f cbr.Found, unit cbr.Unit, n *pds.Network) error {
 // reference of the preemption variants. Its result is Unknown with
 // engine.ErrDepthLimit in Limit when a call met the limit.
 var ExplicitPreemptions = Variant{Name: "explicit-engine/preemptions", Reference: true, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
-	if k == 0 {
-		k = cbr.ZeroBound
-	}
-	r, err := states.Run(ctx, net, states.Options{Contexts: k, Count: cbr.Preemptions, MaxDepth: ReferenceDepth, All: true, Traces: true})
-	if err != nil {
-		return nil, err
-	}
-	var sites []string
-	for _, x := range r.Violations {
-		sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
-		if err := CheckTrace(x, cbr.Preemptions, net); err != nil {
-			return nil, fmt.Errorf("explicit-engine/preemptions: %w", err)
-		}
-	}
-	return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: r.Explicit.States, Raw: r}, nil
+	return runEngine(ctx, "explicit-engine/preemptions", states.Engine{MaxDepth: ReferenceDepth}, net, k, engine.Preemptions)
 }}
 
 // PreemptionVariants returns the variants counting preemptions: the

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 )
 
 // Settings are what every task of a run shares: the binary, the
@@ -79,14 +81,6 @@ func (j *Job) Args(s Settings) []string {
 	return append(args, "--", t.Input)
 }
 
-// output is the part of cbreach --json that the suite reads.
-type output struct {
-	Verdict  string `json:"verdict"`
-	Reason   string `json:"reason"`
-	Contexts *int   `json:"contexts"` // cbr and explicit: fewest contexts or preemptions
-	Rounds   *int   `json:"rounds"`   // seq: fewest rounds
-}
-
 // Run runs one job in a process of its own and returns its row. When ctx
 // is cancelled the process is interrupted and the row is cancelled,
 // unless it finished with a verdict.
@@ -150,7 +144,7 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 		row.Status, row.Message = StatusFailed, fmt.Sprintf("exit status %d%s", code, firstLine(stderr.String()))
 		return row
 	}
-	var out output
+	var out schema.Output
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		row.Status, row.Message = StatusFailed, "cannot read cbreach's JSON: "+err.Error()
 		return row
@@ -161,10 +155,7 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 		row.Verdict = VerdictTrue
 	case "violation":
 		row.Verdict = VerdictFalse
-		row.Fewest = out.Contexts
-		if j.Engine == "seq" {
-			row.Fewest = out.Rounds
-		}
+		row.Fewest = out.Fewest
 	case "unknown":
 		row.Message = out.Reason
 		switch {

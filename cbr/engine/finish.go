@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// LimitError is a limit an engine met itself (a thread bound, a depth
+// limit, a view tuple limit), with its words. It wraps one of the
+// sentinel errors (ErrThreadBound, ErrDepthLimit, ErrTupleLimit), so that
+// errors.Is and IsLimit know it.
+type LimitError struct {
+	Err   error  // the sentinel
+	Msg   string // the error's text
+	Words string // the limit in words, for Result.Reason
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+func (e *LimitError) Unwrap() error { return e.Err }
+
+// NewLimit returns the limit sentinel met by engine, said in words: its
+// error reads "engine: words: sentinel".
+func NewLimit(engine string, sentinel error, format string, args ...any) *LimitError {
+	w := fmt.Sprintf(format, args...)
+	return &LimitError{Err: sentinel, Msg: fmt.Sprintf("%s: %s: %v", engine, w, sentinel), Words: w}
+}
+
+// Reason says a limit in words: a LimitError's own words, or the words
+// of the limits every engine meets (LimitWords), or the error's text.
+func Reason(err error) string {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return le.Words
+	}
+	if w := LimitWords(err); w != "" {
+		return w
+	}
+	return err.Error()
+}
+
+// Finish is the one step that ends every engine's run: err is how the
+// search ended (nil, a limit, or an internal error) and cut a limit the
+// engine met without an error (the thread bound reached by a start it
+// left out), or nil. A limit goes to Limit and its words to Reason; an
+// internal error leaves the verdict Unknown, never Safe, with the error
+// as Reason, and is returned; otherwise the verdict follows Decide.
+func (r *Result) Finish(err, cut error) error {
+	switch {
+	case err != nil && IsLimit(err):
+		r.Limit = err
+	case err != nil:
+		r.Verdict, r.Reason = Unknown, err.Error()
+		return err
+	case cut != nil:
+		r.Limit = cut
+	}
+	r.Decide()
+	if r.Limit != nil {
+		r.Reason = Reason(r.Limit)
+	}
+	return nil
+}

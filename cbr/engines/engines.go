@@ -1,0 +1,107 @@
+// Package engines is the table of cbreach's analysis engines: one
+// interface, Engine, and for each engine its name, the units its bound
+// counts, the settings it takes and how to make it from them. The
+// command line, the benchmark harness and the shared test cases all
+// choose an engine here, and so can a verifier that embeds cbreach.
+//
+// The engines are siblings behind Engine and share the vocabulary of
+// package cbr/engine (Options, Result, Found, Trace, the limits):
+//
+//   - "cbr" (package cbr): the jMoped paper's symbolic context-bounded
+//     reachability over view tuples, eager or lazy splitting;
+//   - "seq" (package cbr/seq): Lal and Reps' reduction to one sequential
+//     pushdown network, its bound in rounds of round-robin;
+//   - "explicit" (package cbr/states): a search over concrete
+//     configurations with Spin's state caching and a partial-order
+//     reduction, for small models.
+package engines
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
+)
+
+// Engine analyses a network with the options every engine takes; its own
+// settings are carried by the value.
+type Engine interface {
+	Analyze(ctx context.Context, net *pds.Network, opts engine.Options) (*engine.Result, error)
+}
+
+// Settings are the settings of the engines, for making one from a
+// command line or a task file: each engine reads its own (Entry.Settings
+// names them) and ignores the others.
+type Settings struct {
+	Split split.Strategy // "split": cbr's splitting; seq's form (Lazy: the lazy form)
+	Prune cbr.Prune      // "prune": cbr's covered tuples left out
+	// PerBound ("per-bound"): cbr explores the whole bound and counts the
+	// reachable visible states within each number of contexts.
+	PerBound bool
+	MaxDepth int   // "max-depth": explicit's stack depth limit (0: its default)
+	NoPOR    bool  // "no-por": explicit without its partial-order reduction
+	MaxBytes int64 // "max-state-bytes": explicit's bound on its stored states (0: none)
+}
+
+// Entry is one engine of the table.
+type Entry struct {
+	Name string // as --engine and task files name it
+	Doc  string // one line
+	// Units are the units its bound counts, its default first.
+	Units []engine.Unit
+	// Settings names the settings it takes, as the command line's flags
+	// name them; Unbounded says whether it deepens the bound itself
+	// (engine.Options.Unbounded) and Targets whether it checks targets.
+	Settings  []string
+	Unbounded bool
+	Targets   bool
+	// New makes the engine with the settings.
+	New func(Settings) Engine
+}
+
+// Takes reports whether the engine takes the named setting.
+func (e Entry) Takes(setting string) bool { return slices.Contains(e.Settings, setting) }
+
+// Counts reports whether the engine's bound can count u.
+func (e Entry) Counts(u engine.Unit) bool { return slices.Contains(e.Units, u) }
+
+// All is the table, in the order the command line lists the engines.
+var All = []Entry{
+	{Name: cbr.Name, Doc: "symbolic, view tuples (the jMoped paper's algorithm)",
+		Units: []engine.Unit{engine.Contexts, engine.Preemptions}, Settings: []string{"split", "prune", "per-bound"}, Unbounded: true, Targets: true,
+		New: func(s Settings) Engine { return cbr.Engine{Split: s.Split, Prune: s.Prune, PerBound: s.PerBound} }},
+	{Name: seq.Name, Doc: "symbolic, sequential reduction (Lal and Reps): the bound counts rounds of round-robin",
+		Units: []engine.Unit{engine.Rounds}, Settings: []string{"split"},
+		New: func(s Settings) Engine { return seq.Engine{Lazy: s.Split == split.Lazy} }},
+	{Name: states.Name, Doc: "explicit states, for small models",
+		Units: []engine.Unit{engine.Contexts, engine.Preemptions}, Settings: []string{"max-depth", "no-por", "max-state-bytes"}, Targets: true,
+		New: func(s Settings) Engine {
+			return states.Engine{MaxDepth: s.MaxDepth, NoPOR: s.NoPOR, MaxStateBytes: s.MaxBytes}
+		}},
+}
+
+// Names lists the engines' names: "cbr, seq or explicit".
+func Names() string {
+	var names []string
+	for _, e := range All {
+		names = append(names, e.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// Lookup returns the engine named name.
+func Lookup(name string) (Entry, error) {
+	for _, e := range All {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return Entry{}, fmt.Errorf("want %s, got %q", Names(), name)
+}

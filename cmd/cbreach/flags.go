@@ -1,0 +1,406 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
+	"github.com/spf13/pflag"
+)
+
+// config is the command line, parsed.
+type config struct {
+	file       string
+	contexts   int
+	split      string
+	prune      string
+	noDedup    bool
+	all        bool
+	maxThreads int
+	timeout    time.Duration
+	maxNodes   int
+	maxMemory  string
+	maxTuples  int
+	json       bool
+	stats      bool
+	printRules bool
+	quiet      bool
+	version    bool
+	cuba       bool
+	bp         bool
+	init       string
+	target     string
+	reachTops  bool
+	perBound   bool
+	unbounded  bool
+	count      string
+
+	engine engineFlags // --engine and the explicit engine's flags (engines.go)
+	trace  traceFlags  // --trace, --no-trace (trace.go)
+
+	cpuProfile string // --cpuprofile FILE
+
+	entry    engines.Entry    // the engine --engine names
+	settings engines.Settings // its settings from the flags
+	strategy split.Strategy   // --split parsed
+	memory   int64            // --max-memory parsed
+	stdin    io.Reader
+}
+
+// longFlags are the names that may be written with a single dash.
+var longFlags = []string{"contexts", "split", "prune", "all", "max-threads", "timeout", "max-nodes", "max-memory", "max-tuples",
+	"json", "stats", "print-rules", "version", "help", "cuba", "bp", "init", "target", "reach-tops", "per-bound", "unbounded", "no-dedup", "cpuprofile", "count"}
+
+// normalizeArgs turns "-split" into "--split" (and "-split=lazy" into
+// "--split=lazy") for the long flag names, so that the usage of the
+// paper's tool, "cbreach -k 4 -split lazy FILE", works: pflag alone would
+// read -split as five one-letter flags.
+func normalizeArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 2 {
+			name, _, _ := strings.Cut(a[1:], "=")
+			for _, f := range longFlags {
+				if name == f {
+					a = "-" + a
+					break
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func usage(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, `Usage: cbreach [flags] FILE.pds
+       cbreach [flags] [--bp] FILE.bp
+       cbreach [flags] --cuba SYSTEM.pds [--init SYSTEM.init] [--target SPEC]
+       cbreach suite [flags] TASKS-or-DIRS...   (cbreach suite -h)
+
+cbreach finds errors (failed assertions, indices out of range) that a
+concurrent program can reach within a bound on the number of contexts, a
+context being a maximal run of one thread (k contexts = k-1 switches).
+It reports the fewest contexts that expose each error. FILE "-" reads
+standard input.
+
+Examples:
+  cbreach -k 5 -split lazy examples/bluetooth.pds
+  cbreach --json --all examples/bluetooth.pds
+  cbreach -k 7 --cuba Bluetooth1-11.pds    (reads Bluetooth1-11.init and .spec beside it)
+
+Flags:
+`)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, `
+Flags marked "explicit engine" apply to --engine explicit only; --prune,
+--no-dedup, --max-tuples and --reach-tops to --engine cbr only; --split
+to cbr (view tuple splitting) and seq (the reduction's form).
+
+Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
+usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
+Ctrl-C, cut the search off; what was covered is printed), 4 an internal
+error (a bug, never a limit: e.g. a trace failed its replay on the
+explicit semantics). --self-check: 0 or 1 when the engines agree, 3 when
+one was cut off by a limit and the others agree, 4 when they disagree or
+one failed with an internal error.
+`)
+}
+
+// flagSet declares the flags into c.
+func flagSet(c *config) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("cbreach", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.IntVarP(&c.contexts, "contexts", "k", engine.DefaultBound, "the bound: explore runs of at most `N` contexts (or preemptions, with --count preemptions)")
+	fs.StringVar(&c.count, "count", "contexts", "what the bound counts, `UNIT` contexts or preemptions (switches away from a thread that could still move; the first context and switches away from a blocked or finished thread are free)")
+	fs.StringVar(&c.split, "split", "lazy", "`MODE` lazy or eager: view tuple splitting (cbr), the sequential reduction's form (seq)")
+	fs.StringVar(&c.prune, "prune", "subsumed", "leave out new view tuples covered by kept ones, `MODE` subsumed, identical or none (exact in every mode)")
+	fs.BoolVar(&c.noDedup, "no-dedup", false, "same as --prune none: the jMoped paper's counting of view tuples (slower)")
+	fs.BoolVar(&c.all, "all", false, "explore the whole bound and report every violation site")
+	fs.IntVar(&c.maxThreads, "max-threads", 0, fmt.Sprintf("thread bound for a program that can start unboundedly many threads (a start under a loop or in recursion): at most `N` threads, the initial ones and those started inside procedures (default %d); a program with a finite number of starts gets exactly the threads it can have, unless N is lower", pds.DefaultMaxThreads))
+	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 30s, 5m); 0 means no limit")
+	fs.IntVar(&c.maxNodes, "max-nodes", 0, "give up when more than `N` live BDD nodes are needed; 0 means no limit")
+	fs.StringVar(&c.maxMemory, "max-memory", defaultMemory(), "give up when the process holds more than `SIZE` of memory (e.g. 4GiB, 512MiB); 0 means no limit")
+	fs.IntVar(&c.maxTuples, "max-tuples", cbr.DefaultMaxTuples, "eager splitting: refuse a split into more than `N` view tuples; 0 means no limit")
+	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&c.stats, "stats", false, "print the full statistics")
+	fs.BoolVar(&c.printRules, "print-rules", false, "compile and print the pushdown network, do not analyze")
+	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print only the verdict line")
+	fs.BoolVar(&c.cuba, "cuba", false, "the input is a CUBA concurrent pushdown system (.pds with .init)")
+	fs.BoolVar(&c.bp, "bp", false, "the input is a concurrent Boolean program (Boppo or Getafix dialect; the default for .bp files)")
+	fs.StringVar(&c.init, "init", "", "CUBA: the initial configuration `FILE` (default: FILE.init beside the .pds)")
+	fs.StringVar(&c.target, "target", "", "CUBA: the target visible state, a .spec `FILE` or inline 'q|t0,t1,...' (default: FILE.spec beside the .pds, if present)")
+	fs.BoolVar(&c.unbounded, "unbounded", false, "deepen the bound until the reachable configurations stop growing (or a violation, or a limit)")
+	fs.BoolVar(&c.perBound, "per-bound", false, "explore the whole bound and report, per number of contexts, the new view tuples, the reachable visible states (globals and stack tops) and the time")
+	fs.BoolVar(&c.reachTops, "reach-tops", false, "same as --per-bound")
+	fs.BoolVar(&c.trace.full, "trace", false, "print every step of each violation's trace, with the statements, globals and stacks")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
+	fs.BoolVar(&c.trace.off, "no-trace", false, "do not build traces (they keep the view tuples of the search alive and cost a post* per context)")
+	addEngineFlags(fs, &c.engine)
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	return fs
+}
+
+// parse reads the command line into the configuration and the options
+// every engine takes; done says the command ends here with code (help,
+// version, or a usage error, already printed).
+func parse(args []string, stdout, stderr io.Writer) (c *config, opts engine.Options, code int, done bool) {
+	c = &config{stdin: stdin}
+	fs := flagSet(c)
+	help := fs.BoolP("help", "h", false, "print this help and exit")
+	fs.Usage = func() {}
+	if err := fs.Parse(normalizeArgs(args)); err != nil {
+		fmt.Fprintf(stderr, "cbreach: %v\nRun 'cbreach -h' for usage.\n", err)
+		return c, opts, exitUsage, true
+	}
+	switch {
+	case *help:
+		usage(stdout, fs)
+		return c, opts, exitSafe, true
+	case c.version:
+		fmt.Fprintf(stdout, "cbreach %s (BDDs: rudd fork, %s node table)\n", version, bdd.Kernel)
+		return c, opts, exitSafe, true
+	case fs.NArg() != 1:
+		msg := fmt.Sprintf("cbreach: need exactly one input file, got %d\nRun 'cbreach -h' for usage.", fs.NArg())
+		return c, opts, c.fail(stdout, stderr, exitUsage, msg), true
+	}
+	c.file = fs.Arg(0)
+	opts, err := options(c, fs)
+	if err == nil {
+		err = checkEngine(c, fs)
+	}
+	if err == nil {
+		// The library's one check of the options, before the input is read.
+		_, _, err = opts.Check(c.entry.Name, c.entry.Units...)
+	}
+	if err != nil {
+		return c, opts, c.fail(stdout, stderr, exitUsage, "cbreach: "+c.flagWords(err)), true
+	}
+	return c, opts, 0, false
+}
+
+// options turns the flags into the options every engine takes and the
+// engine's settings. It checks what only the command line knows: the
+// flags' syntax and which flags go together; the bound and the limits
+// are the library's to check (engine.Options.Check).
+func options(c *config, fs *pflag.FlagSet) (engine.Options, error) {
+	var err error
+	if c.strategy, err = split.Parse(c.split); err != nil {
+		return engine.Options{}, fmt.Errorf("--split: want eager or lazy, got %q", c.split)
+	}
+	prune, ok := map[string]cbr.Prune{"subsumed": cbr.PruneSubsumed, "identical": cbr.PruneIdentical, "none": cbr.PruneNone}[c.prune]
+	switch {
+	case !ok:
+		return engine.Options{}, fmt.Errorf("--prune: want subsumed, identical or none, got %q", c.prune)
+	case c.noDedup && fs.Changed("prune") && prune != cbr.PruneNone:
+		return engine.Options{}, fmt.Errorf("--no-dedup contradicts --prune %s", c.prune)
+	case c.noDedup:
+		prune = cbr.PruneNone
+	}
+	unit, err := engine.ParseUnit(c.count)
+	if err != nil {
+		return engine.Options{}, fmt.Errorf("--count: want contexts or preemptions, got %q", c.count)
+	}
+	switch {
+	case fs.Changed("max-threads") && c.maxThreads < 1:
+		return engine.Options{}, fmt.Errorf("--max-threads: need at least 1, got %d", c.maxThreads)
+	case c.cuba && c.bp:
+		return engine.Options{}, errors.New("--cuba and --bp exclude each other")
+	case !c.cuba && (c.init != "" || c.target != ""):
+		return engine.Options{}, errors.New("--init and --target go with --cuba")
+	}
+	c.perBound = c.perBound || c.reachTops
+	switch {
+	case c.unbounded && fs.Changed("contexts"):
+		return engine.Options{}, errors.New("--unbounded deepens the bound itself: it goes without -k")
+	case c.unbounded && c.perBound:
+		return engine.Options{}, errors.New("--per-bound needs a bound: give -k instead of --unbounded")
+	case c.trace.full && c.trace.off:
+		return engine.Options{}, errors.New("--trace and --no-trace exclude each other")
+	}
+	if c.memory, err = parseSize(c.maxMemory); err != nil {
+		return engine.Options{}, fmt.Errorf("--max-memory: %v", err)
+	}
+	bound := c.contexts
+	if bound == 0 {
+		bound = engine.ZeroBound // 0 preemptions (0 would be the default)
+	}
+	maxTuples := c.maxTuples
+	if maxTuples == 0 {
+		maxTuples = cbr.NoTupleLimit
+	}
+	c.settings = engines.Settings{Split: c.strategy, Prune: prune, PerBound: c.perBound, MaxDepth: c.engine.maxDepth, NoPOR: c.engine.noPOR, MaxBytes: c.memory}
+	return engine.Options{Bound: bound, Unit: unit, Unbounded: c.unbounded, All: c.all,
+		Limits: cbr.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory, MaxTuples: maxTuples}, Traces: !c.trace.off}, nil
+}
+
+// optionFlags names the flag of each option the library checks.
+var optionFlags = map[string]string{"Bound": "--contexts", "Unit": "--count", "MaxNodes": "--max-nodes", "MaxMemory": "--max-memory",
+	"MaxTuples": "--max-tuples", "MaxDepth": "--max-depth", "Prune": "--prune", "Targets": "--target", "Unbounded": "--unbounded"}
+
+// flagWords says an error of the options in the command line's words: an
+// option the library refused under the name of its flag.
+func (c *config) flagWords(err error) string {
+	var oe *engine.OptionError
+	if !errors.As(err, &oe) {
+		return err.Error()
+	}
+	if oe.Option == "Unit" {
+		return fmt.Sprintf("--count: --engine %s %s", oe.Engine, strings.TrimPrefix(oe.Problem, "it "))
+	}
+	if f, ok := optionFlags[oe.Option]; ok {
+		return f + ": " + oe.Problem
+	}
+	return err.Error()
+}
+
+// limits sets the process's memory limit, the time limit and the CPU
+// profile; release undoes them.
+func (c *config) limits(ctx context.Context) (context.Context, func(), error) {
+	var undo []func()
+	release := func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	if c.memory > 0 {
+		// The Go runtime collects harder as the limit nears; the
+		// analysis stops when it is passed.
+		debug.SetMemoryLimit(c.memory)
+	}
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		undo = append(undo, cancel)
+	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err == nil {
+			if err = pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+				os.Remove(c.cpuProfile)
+			}
+		}
+		if err != nil {
+			release()
+			return ctx, nil, fmt.Errorf("cbreach: --cpuprofile: %v", err)
+		}
+		undo = append(undo, func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		})
+	}
+	return ctx, release, nil
+}
+
+// loadFailed reports an input that could not be read: a limit while
+// compiling (nothing was analysed: UNKNOWN), an internal error, or bad
+// input.
+func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts engine.Options, err error) int {
+	if !bdd.IsLimit(err) {
+		if isInternal(err) {
+			return c.fail(stdout, stderr, exitInternal, err.Error())
+		}
+		return c.fail(stdout, stderr, exitUsage, err.Error())
+	}
+	bound, unit, _ := opts.Check(c.entry.Name, c.entry.Units...)
+	r := &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Limit: err,
+		Reason: engine.Reason(err) + " while compiling " + c.file, Stats: cbr.Stats{TuplesPerLevel: make([]int, bound+1)}}
+	report(stdout, in, c, r)
+	return exitUnknown
+}
+
+// print prints the network instead of analysing it: the program's, or
+// the sequential network of -k rounds for --engine seq.
+func (c *config) print(ctx context.Context, stdout, stderr io.Writer, in *input) int {
+	err := c.show().print(ctx, stdout, in.net, c)
+	switch {
+	case err == nil:
+		return exitSafe
+	case bdd.IsLimit(err):
+		fmt.Fprintf(stderr, "cbreach: %v\n", err)
+		return exitUnknown
+	case isInternal(err):
+		return c.fail(stdout, stderr, exitInternal, "cbreach: "+err.Error())
+	}
+	return c.fail(stdout, stderr, exitUsage, "cbreach: "+err.Error())
+}
+
+// checkInput checks what the input must have for the run asked for: a
+// CUBA system needs a target unless the run counts or deepens, and an
+// engine that checks no targets cannot take one.
+func (c *config) checkInput(in *input) error {
+	if in.cuba && len(in.targets) == 0 && !c.perBound && !c.unbounded {
+		return fmt.Errorf("%s has no target: no .spec beside it and no --target. Give one with --target, count the reachable visible states with --per-bound, or look for convergence with --unbounded", c.file)
+	}
+	if len(in.targets) > 0 && !c.entry.Targets && !c.engine.selfCheck {
+		return fmt.Errorf("--engine %s checks error labels only, not CUBA targets: use --engine cbr or explicit", c.entry.Name)
+	}
+	return nil
+}
+
+// parseSize reads a size: a number of bytes with an optional unit (KiB,
+// MiB, GiB, TiB, or KB, MB, GB, TB in powers of 1000).
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	mult := int64(1)
+	num := strings.TrimSpace(s)
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(u.suffix)) {
+			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	var v float64
+	if _, err := fmt.Sscanf(num, "%g", &v); err != nil || v < 0 || num == "" {
+		return 0, fmt.Errorf("want a size such as 4GiB or 512MiB, got %q", s)
+	}
+	return int64(v * float64(mult)), nil
+}
+
+// defaultMemory is three quarters of the machine's memory (8GiB when it
+// cannot be read), in the form --max-memory takes.
+func defaultMemory() string {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			var kb int64
+			if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil && kb > 0 {
+				return fmt.Sprintf("%dMiB", kb*3/4>>10)
+			}
+		}
+	}
+	return "8GiB"
+}
+
+// throttled returns a progress hook that rewrites one line on w with
+// line(p, u), from 2 s into the run and at most every 200 ms.
+func throttled(w io.Writer, line func(cbr.Progress, cbr.Unit) string, u cbr.Unit) func(cbr.Progress) {
+	var last time.Duration
+	return func(p cbr.Progress) {
+		if p.Elapsed < 2*time.Second || p.Elapsed-last < 200*time.Millisecond {
+			return
+		}
+		last = p.Elapsed
+		fmt.Fprintf(w, "\r\033[Kcbreach: %s", line(p, u))
+	}
+}
