@@ -38,9 +38,9 @@ type Config struct {
 // benchmarks; docs/benchmarks.md, "Kernel settings").
 //
 // A run on the bundled example needs fewer than 2^14 nodes, and creating
-// (zeroing, linking) a table of 2^16 and its caches was 40 % of its
-// start-up; a larger run grows its table to 2^16 before the first
-// collection, as if it had started there.
+// (zeroing, linking) a larger table and its caches is a large part of a
+// small run's start-up; a larger run grows its table to 2^16 before the
+// first collection, as if it had started there.
 const (
 	DefaultNodeTable  = 1 << 14
 	DefaultGrowBelow  = 1 << 16

@@ -15,18 +15,17 @@ import (
 // limit (to count afresh, after the caller dropped what it can compute
 // again) or when the heap with its garbage passes twice the limit (the
 // figures may be old). Collecting whenever the heap with its garbage
-// passed the limit, as before, made a run near it collect every 1024
-// operations: the 3+2 driver at 7 contexts under 150 MiB took 36 s and
-// 105 forced collections to stop (now 7.9 s and 4).
+// passes the limit would make a run near the limit collect every 1024
+// operations.
 //
 // When Go's memory limit is in force at MaxMemory or below (as the
 // command line sets it), the memory the process holds counts too: Go
 // keeps what it holds from the system under its limit while the live
 // heap leaves room for garbage, so when that passes MaxMemory the heap
 // is collected and the free pages given back (debug.FreeOSMemory), and
-// the limit is reached if it still passes it. Without, a run sat at the
-// limit (a lazy split of 24 open booleans at 513 MiB of 512 for 100 s)
-// with its live heap under 7/8 of it. Without Go's memory limit, garbage
+// the limit is reached if it still passes it: else a run may sit at the
+// limit, held there by Go's collector, with its live heap under 7/8 of
+// it and the limit never reached. Without Go's memory limit, garbage
 // may pass MaxMemory between two collections, and that alone must not
 // make every check collect.
 func (m *Manager) overMemory() bool {
