@@ -429,16 +429,38 @@ func (x *expansion) with(globals []uint64, keep int, frames ...Frame) Config {
 	return d
 }
 
+// output is a frame a rule writes: the procedure whose locals copy c of
+// the local block holds.
+type output struct {
+	p *pds.Proc
+	c int
+}
+
+// solve returns the solutions of the step, push or fork rule r at the
+// top frame (remembered under key): the values of the globals in GNext
+// and of each output frame's locals, the bits of the local block that an
+// output's procedure does not use being zero.
+func (x *expansion) solve(r *pds.Rule, key string, outs ...output) [][][]uint64 {
+	cs, n := x.cs, x.cs.n
+	groups := [][]bdd.Vec{globalVecs(n, pds.GNext)}
+	for _, o := range outs {
+		groups = append(groups, localVecs(n, o.p, o.c))
+	}
+	return cs.solutions(key, func() bdd.Node {
+		rel := []bdd.Node{r.Rel, x.here()}
+		for _, o := range outs {
+			rel = append(rel, cs.unused(o.p, o.c))
+		}
+		return n.M.And(rel...)
+	}, groups...)
+}
+
 // step applies a step rule, <g, (γ, l)> -> <g', (γ', l')>: a rule of the
 // jMoped paper's Section 2.1 that replaces the top symbol by one, its
 // stack symbols pairs of a label and the locals' values as in Section
 // 4.1. The new top frame has the values of γ'.Proc's locals in LNext.
 func (x *expansion) step(r *pds.Rule, key string) {
-	cs, n := x.cs, x.cs.n
-	sols := cs.solutions(key, func() bdd.Node {
-		return n.M.And(r.Rel, x.here(), cs.unused(r.To.Proc, pds.LNext))
-	}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext))
-	for _, sol := range sols {
+	for _, sol := range x.solve(r, key, output{r.To.Proc, pds.LNext}) {
 		x.emit(x.with(sol[0], x.depth-1, Frame{r.To, sol[1]}))
 	}
 }
@@ -449,10 +471,7 @@ func (x *expansion) step(r *pds.Rule, key string) {
 // (LSaved), Section 4.1's R(g, l, g', l', l″). A push beyond maxDepth
 // is not taken and sets capped when the rule has a solution.
 func (x *expansion) push(r *pds.Rule, key string, maxDepth int) {
-	cs, n := x.cs, x.cs.n
-	sols := cs.solutions(key, func() bdd.Node {
-		return n.M.And(r.Rel, x.here(), cs.unused(r.To.Proc, pds.LNext), cs.unused(r.Ret.Proc, pds.LSaved))
-	}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext), localVecs(n, r.Ret.Proc, pds.LSaved))
+	sols := x.solve(r, key, output{r.To.Proc, pds.LNext}, output{r.Ret.Proc, pds.LSaved})
 	if x.depth+1 > maxDepth {
 		x.capped = x.capped || len(sols) > 0
 		return
@@ -509,12 +528,9 @@ func (x *expansion) receive(g2 []uint64, ret uint64) {
 // the thread to the rule's cutoff label instead, globals and locals
 // unchanged, and sets cutoff.
 func (x *expansion) fork(r *pds.Rule, key string, maxThreads int) {
-	cs, n := x.cs, x.cs.n
-	sols := cs.solutions(key, func() bdd.Node {
-		return n.M.And(r.Rel, x.here(), cs.unused(r.To.Proc, pds.LNext), cs.unused(r.Child, pds.LSaved))
-	}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext), localVecs(n, r.Child, pds.LSaved))
+	sols := x.solve(r, key, output{r.To.Proc, pds.LNext}, output{r.Child, pds.LSaved})
 	if len(sols) > 0 && len(x.c.Threads) >= maxThreads {
-		cut := n.CutoffLabel(r)
+		cut := x.cs.n.CutoffLabel(r)
 		if cut == nil {
 			panic(fmt.Sprintf("explicit: fork rule %d has no cutoff label", r.Index))
 		}
