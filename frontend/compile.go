@@ -393,7 +393,7 @@ func (c *compiler) proc(ps *procState) {
 	c.ps = ps
 	n, m := c.n, c.m
 	ps.id = m.And(n.Unchanged(), n.LocalsUnchanged(ps.p, pds.LNext))
-	c.stmt(ps.tp.Decl.Body, ps.end, nil, nil)
+	flowWalk[*pds.Label]{entry: c.entry, labeled: ps.labeled, point: c.stmt}.walk(ps.tp.Decl.Body, ps.end, nil, nil)
 	// Falling off the end returns the zero value.
 	c.pop(ps.end, c.retZero())
 	for _, g := range ps.gotos {
@@ -417,14 +417,12 @@ func (c *compiler) pop(l *pds.Label, rel bdd.Node) {
 	c.b.Pop(l, rel, l.Pos)
 }
 
+// stmt adds the rules of a statement with a point of its own, which next
+// follows (brk and cont: a break's and a continue's targets); flowWalk
+// walks the statements nested in it.
 func (c *compiler) stmt(s ast.Stmt, next, brk, cont *pds.Label) {
 	ps := c.ps
 	switch s := s.(type) {
-	case *ast.BlockStmt:
-		nexts := blockNexts(s.List, next, c.entry)
-		for i, x := range s.List {
-			c.stmt(x, nexts[i], brk, cont)
-		}
 	case *ast.DeclStmt:
 		nexts := specNexts(s, next, ps.labels)
 		for i, spec := range s.Decl.Specs {
@@ -437,9 +435,6 @@ func (c *compiler) stmt(s ast.Stmt, next, brk, cont *pds.Label) {
 			}
 			c.emitOutcome(from, nx, c.declOutcome(spec))
 		}
-	case *ast.LabeledStmt:
-		ps.labeled[s] = c.entry(s.Stmt, next)
-		c.stmt(s.Stmt, next, brk, cont)
 	case *ast.SkipStmt:
 		c.step(ps.labels[s], next, ps.id)
 	case *ast.AssignStmt:
@@ -460,14 +455,9 @@ func (c *compiler) stmt(s ast.Stmt, next, brk, cont *pds.Label) {
 	case *ast.IfStmt:
 		then, els := branchEntries(s, next, c.entry)
 		c.cond(ps.labels[s], s.Cond, then, els)
-		c.stmt(s.Then, next, brk, cont)
-		if s.Else != nil {
-			c.stmt(s.Else, next, brk, cont)
-		}
 	case *ast.WhileStmt:
 		from := ps.labels[s]
 		c.cond(from, s.Cond, c.entry(s.Body, from), next)
-		c.stmt(s.Body, from, next, from)
 	case *ast.BranchStmt:
 		from := ps.labels[s]
 		switch s.Label {

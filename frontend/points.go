@@ -100,3 +100,46 @@ func branchEntries[P any](s *ast.IfStmt, next P, entry func(ast.Stmt, P) P) (the
 	}
 	return then, els
 }
+
+// flowWalk walks a procedure's statements as the control flow lays them
+// out, for the compiler (labels) and for countThreads (flow nodes) alike:
+// it gives every statement its successor point (next) and the targets of
+// a break and a continue (brk, cont; the zero P outside a loop), records
+// the entry of each labeled statement, and hands every statement that
+// has a point of its own to point, in source order, before the
+// statements nested in it.
+type flowWalk[P any] struct {
+	entry   func(s ast.Stmt, next P) P          // where s starts when next follows it
+	labeled map[*ast.LabeledStmt]P              // filled: the entry of each labeled statement
+	point   func(s ast.Stmt, next, brk, cont P) // a statement with a point: its edges
+}
+
+// walk walks s, followed by next, inside a loop whose exit is brk and
+// whose test is cont. A block's statements follow one another; an if's
+// branches are both followed by next; a while's body is followed by the
+// while's own point (its test), which is also the body's continue, and
+// its break is next.
+func (w flowWalk[P]) walk(s ast.Stmt, next, brk, cont P) {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		nexts := blockNexts(s.List, next, w.entry)
+		for i, x := range s.List {
+			w.walk(x, nexts[i], brk, cont)
+		}
+	case *ast.LabeledStmt:
+		w.labeled[s] = w.entry(s.Stmt, next)
+		w.walk(s.Stmt, next, brk, cont)
+	case *ast.IfStmt:
+		w.point(s, next, brk, cont)
+		w.walk(s.Then, next, brk, cont)
+		if s.Else != nil {
+			w.walk(s.Else, next, brk, cont)
+		}
+	case *ast.WhileStmt:
+		w.point(s, next, brk, cont)
+		from := w.entry(s, next)
+		w.walk(s.Body, from, next, from)
+	default:
+		w.point(s, next, brk, cont)
+	}
+}

@@ -23,7 +23,7 @@ func countThreads(info *types.Info) int {
 		w.allocate(body)
 		end := w.node()
 		f.Entry(i, w.entry(body, end))
-		w.stmt(body, end, -1, -1)
+		flowWalk[int]{entry: w.entry, labeled: w.labeled, point: w.stmt}.walk(body, end, -1, -1)
 		for _, g := range w.gotos {
 			f.Step(i, g.from, w.labeled[g.target])
 		}
@@ -81,22 +81,17 @@ func (w *flowWalker) flow(from, next int, rhs ast.Expr) {
 	w.f.Step(w.proc, from, next)
 }
 
+// stmt adds the edges of a statement with a point of its own, which next
+// follows (brk and cont: a break's and a continue's targets); flowWalk
+// walks the statements nested in it.
 func (w *flowWalker) stmt(s ast.Stmt, next, brk, cont int) {
 	f, p := w.f, w.proc
 	switch s := s.(type) {
-	case *ast.BlockStmt:
-		nexts := blockNexts(s.List, next, w.entry)
-		for i, x := range s.List {
-			w.stmt(x, nexts[i], brk, cont)
-		}
 	case *ast.DeclStmt:
 		nexts := specNexts(s, next, w.nodes)
 		for i, spec := range s.Decl.Specs {
 			w.flow(w.nodes[spec], nexts[i], spec.Value)
 		}
-	case *ast.LabeledStmt:
-		w.labeled[s] = w.entry(s.Stmt, next)
-		w.stmt(s.Stmt, next, brk, cont)
 	case *ast.AssignStmt:
 		var rhs ast.Expr
 		if len(s.Rhs) == 1 {
@@ -112,15 +107,10 @@ func (w *flowWalker) stmt(s ast.Stmt, next, brk, cont int) {
 		then, els := branchEntries(s, next, w.entry)
 		f.Step(p, from, then)
 		f.Step(p, from, els)
-		w.stmt(s.Then, next, brk, cont)
-		if s.Else != nil {
-			w.stmt(s.Else, next, brk, cont)
-		}
 	case *ast.WhileStmt:
 		from := w.nodes[s]
 		f.Step(p, from, w.entry(s.Body, from))
 		f.Step(p, from, next)
-		w.stmt(s.Body, from, next, from)
 	case *ast.BranchStmt:
 		from := w.nodes[s]
 		switch {
