@@ -58,6 +58,18 @@
 // only. refs.go has the details; the tests check its invariants on the
 // whole node table.
 //
+// # Files
+//
+// Policy apart from algebra: manager.go holds the [Manager], its [Config]
+// and the one door to the kernel that every operation passes; limits.go
+// the [Limits], [Manager.Run] and the points where the limits are
+// decided; memory.go the memory measurements; refs.go the node
+// references. The algebra: ops.go (Boolean operations, quantification,
+// renaming), relations.go (bits, values, copies, order), vec.go
+// (arithmetic), read.go (counts, enumeration, support, Pick, Meets),
+// points.go (evaluation at concrete points), translate.go (between
+// managers); layout.go declares the variables.
+//
 // # rudd's bugs, fixed in the fork or worked around here
 //
 // Each has a test that catches it.

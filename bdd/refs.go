@@ -72,16 +72,10 @@ type refs struct {
 	// handles, 0 for a node this package does not hold. handles is dense,
 	// its free entries listed in free. slot holds no pointers (Go's
 	// collector does not scan it), 4 bytes a slot of the node table
-	// (whose nodes take 40), and grows to the table's size only.
-	// Measured against the alternatives, runs in turn: a map from id to
-	// weak pointer took 1.08 times as long on the 3+2 driver at 6
-	// contexts (hashing every result), in the same time and 13 % less
-	// peak memory on bst-i2s1 at 6 contexts (1.09 GiB here, 0.95 there);
-	// a slice of weak pointers indexed by id was as fast on the driver,
-	// but is scanned whole by every collection: grown by doubling, it
-	// peaked at 315 MiB on Vector at 32 bits (the map: 248); sized to the
-	// table, it took 1.04 of the map's time and 1.06 of its memory on
-	// bst-i2s1 at 6 contexts.
+	// (whose nodes take 40), and grows to the table's size only. A map
+	// from id to weak pointer would hash every result; a slice of weak
+	// pointers indexed by id is scanned whole by every collection
+	// (docs/benchmarks.md, "BDD kernel notes", has the measurements).
 	slot    []int32
 	handles []weak.Pointer[handle]
 	free    []int32
@@ -201,9 +195,7 @@ func (m *Manager) Live() int {
 // operands of that operation have live handles, its intermediate nodes
 // are on the kernel's stack). Without it the kernel grows when dead
 // handles are merely not released yet, which depends on when Go's
-// collector last ran: bst-i2s1 at 6 contexts peaked at 952 MiB eager
-// and 1,089 MiB lazy, and peaks at 547 and 710 MiB with it (one run
-// each, in 0.8 of the time); Vector at 32 bits 262 -> 221 MiB.
+// collector last ran, and the table grows on dead nodes.
 func (m *Manager) releaseDead() {
 	r := &m.refs
 	runtime.GC()

@@ -311,51 +311,17 @@ func (c *compiler) stmtLabel(node ast.Node, pos pds.Pos) *pds.Label {
 }
 
 // allocate creates the labels of the statement points of s in source
-// order.
+// order (eachPoint).
 func (c *compiler) allocate(s ast.Stmt) {
-	switch s := s.(type) {
-	case *ast.BlockStmt:
-		for _, x := range s.List {
-			c.allocate(x)
-		}
-	case *ast.DeclStmt:
-		for i, spec := range s.Decl.Specs {
-			pos := c.pos(spec)
-			if i == 0 {
-				pos = c.pos(s)
-			}
-			c.stmtLabel(spec, pos)
-		}
-	case *ast.LabeledStmt:
-		c.allocate(s.Stmt)
-	case *ast.IfStmt:
-		c.stmtLabel(s, c.pos(s))
-		c.allocate(s.Then)
-		if s.Else != nil {
-			c.allocate(s.Else)
-		}
-	case *ast.WhileStmt:
-		c.stmtLabel(s, c.pos(s))
-		c.allocate(s.Body)
-	default:
-		c.stmtLabel(s, c.pos(s))
-	}
+	eachPoint(s, func(key, at ast.Node) { c.stmtLabel(key, c.pos(at)) })
 }
 
 // entry returns the label where s starts when next follows it.
 func (c *compiler) entry(s ast.Stmt, next *pds.Label) *pds.Label {
-	switch s := s.(type) {
-	case *ast.BlockStmt:
-		for i := len(s.List) - 1; i >= 0; i-- {
-			next = c.entry(s.List[i], next)
-		}
-		return next
-	case *ast.LabeledStmt:
-		return c.entry(s.Stmt, next)
-	case *ast.DeclStmt:
-		return c.ps.labels[s.Decl.Specs[0]]
+	if k := entryPoint(s); k != nil {
+		return c.ps.labels[k]
 	}
-	return c.ps.labels[s]
+	return next
 }
 
 // errLabel returns the error label of an assertion or an index
@@ -427,7 +393,7 @@ func (c *compiler) proc(ps *procState) {
 	c.ps = ps
 	n, m := c.n, c.m
 	ps.id = m.And(n.Unchanged(), n.LocalsUnchanged(ps.p, pds.LNext))
-	c.stmt(ps.tp.Decl.Body, ps.end, nil, nil)
+	flowWalk[*pds.Label]{entry: c.entry, labeled: ps.labeled, point: c.stmt}.walk(ps.tp.Decl.Body, ps.end, nil, nil)
 	// Falling off the end returns the zero value.
 	c.pop(ps.end, c.retZero())
 	for _, g := range ps.gotos {
@@ -451,25 +417,16 @@ func (c *compiler) pop(l *pds.Label, rel bdd.Node) {
 	c.b.Pop(l, rel, l.Pos)
 }
 
+// stmt adds the rules of a statement with a point of its own, which next
+// follows (brk and cont: a break's and a continue's targets); flowWalk
+// walks the statements nested in it.
 func (c *compiler) stmt(s ast.Stmt, next, brk, cont *pds.Label) {
 	ps := c.ps
 	switch s := s.(type) {
-	case *ast.BlockStmt:
-		nexts := make([]*pds.Label, len(s.List))
-		nx := next
-		for i := len(s.List) - 1; i >= 0; i-- {
-			nexts[i] = nx
-			nx = c.entry(s.List[i], nx)
-		}
-		for i, x := range s.List {
-			c.stmt(x, nexts[i], brk, cont)
-		}
 	case *ast.DeclStmt:
+		nexts := specNexts(s, next, ps.labels)
 		for i, spec := range s.Decl.Specs {
-			nx := next
-			if i+1 < len(s.Decl.Specs) {
-				nx = ps.labels[s.Decl.Specs[i+1]]
-			}
+			nx := nexts[i]
 			from := ps.labels[spec]
 			if call, ok := spec.Value.(*ast.CallExpr); ok {
 				v := c.info.Specs[spec]
@@ -478,9 +435,6 @@ func (c *compiler) stmt(s ast.Stmt, next, brk, cont *pds.Label) {
 			}
 			c.emitOutcome(from, nx, c.declOutcome(spec))
 		}
-	case *ast.LabeledStmt:
-		ps.labeled[s] = c.entry(s.Stmt, next)
-		c.stmt(s.Stmt, next, brk, cont)
 	case *ast.SkipStmt:
 		c.step(ps.labels[s], next, ps.id)
 	case *ast.AssignStmt:
@@ -499,21 +453,11 @@ func (c *compiler) stmt(s ast.Stmt, next, brk, cont *pds.Label) {
 	case *ast.ReturnStmt:
 		c.ret(ps.labels[s], s)
 	case *ast.IfStmt:
-		from := ps.labels[s]
-		then := c.entry(s.Then, next)
-		els := next
-		if s.Else != nil {
-			els = c.entry(s.Else, next)
-		}
-		c.cond(from, s.Cond, then, els)
-		c.stmt(s.Then, next, brk, cont)
-		if s.Else != nil {
-			c.stmt(s.Else, next, brk, cont)
-		}
+		then, els := branchEntries(s, next, c.entry)
+		c.cond(ps.labels[s], s.Cond, then, els)
 	case *ast.WhileStmt:
 		from := ps.labels[s]
 		c.cond(from, s.Cond, c.entry(s.Body, from), next)
-		c.stmt(s.Body, from, next, from)
 	case *ast.BranchStmt:
 		from := ps.labels[s]
 		switch s.Label {

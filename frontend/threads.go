@@ -23,7 +23,7 @@ func countThreads(info *types.Info) int {
 		w.allocate(body)
 		end := w.node()
 		f.Entry(i, w.entry(body, end))
-		w.stmt(body, end, -1, -1)
+		flowWalk[int]{entry: w.entry, labeled: w.labeled, point: w.stmt}.walk(body, end, -1, -1)
 		for _, g := range w.gotos {
 			f.Step(i, g.from, w.labeled[g.target])
 		}
@@ -58,45 +58,18 @@ func (w *flowWalker) node() int {
 	return w.next - 1
 }
 
+// allocate numbers the statement points of s in source order, as the
+// compiler's allocate labels them (eachPoint).
 func (w *flowWalker) allocate(s ast.Stmt) {
-	switch s := s.(type) {
-	case *ast.BlockStmt:
-		for _, x := range s.List {
-			w.allocate(x)
-		}
-	case *ast.DeclStmt:
-		for _, spec := range s.Decl.Specs {
-			w.nodes[spec] = w.node()
-		}
-	case *ast.LabeledStmt:
-		w.allocate(s.Stmt)
-	case *ast.IfStmt:
-		w.nodes[s] = w.node()
-		w.allocate(s.Then)
-		if s.Else != nil {
-			w.allocate(s.Else)
-		}
-	case *ast.WhileStmt:
-		w.nodes[s] = w.node()
-		w.allocate(s.Body)
-	default:
-		w.nodes[s] = w.node()
-	}
+	eachPoint(s, func(key, _ ast.Node) { w.nodes[key] = w.node() })
 }
 
+// entry returns the node where s starts when next follows it.
 func (w *flowWalker) entry(s ast.Stmt, next int) int {
-	switch s := s.(type) {
-	case *ast.BlockStmt:
-		for i := len(s.List) - 1; i >= 0; i-- {
-			next = w.entry(s.List[i], next)
-		}
-		return next
-	case *ast.LabeledStmt:
-		return w.entry(s.Stmt, next)
-	case *ast.DeclStmt:
-		return w.nodes[s.Decl.Specs[0]]
+	if k := entryPoint(s); k != nil {
+		return w.nodes[k]
 	}
-	return w.nodes[s]
+	return next
 }
 
 // flow adds the edge from from to next of a statement that may call.
@@ -108,30 +81,17 @@ func (w *flowWalker) flow(from, next int, rhs ast.Expr) {
 	w.f.Step(w.proc, from, next)
 }
 
+// stmt adds the edges of a statement with a point of its own, which next
+// follows (brk and cont: a break's and a continue's targets); flowWalk
+// walks the statements nested in it.
 func (w *flowWalker) stmt(s ast.Stmt, next, brk, cont int) {
 	f, p := w.f, w.proc
 	switch s := s.(type) {
-	case *ast.BlockStmt:
-		nexts := make([]int, len(s.List))
-		nx := next
-		for i := len(s.List) - 1; i >= 0; i-- {
-			nexts[i] = nx
-			nx = w.entry(s.List[i], nx)
-		}
-		for i, x := range s.List {
-			w.stmt(x, nexts[i], brk, cont)
-		}
 	case *ast.DeclStmt:
+		nexts := specNexts(s, next, w.nodes)
 		for i, spec := range s.Decl.Specs {
-			nx := next
-			if i+1 < len(s.Decl.Specs) {
-				nx = w.nodes[s.Decl.Specs[i+1]]
-			}
-			w.flow(w.nodes[spec], nx, spec.Value)
+			w.flow(w.nodes[spec], nexts[i], spec.Value)
 		}
-	case *ast.LabeledStmt:
-		w.labeled[s] = w.entry(s.Stmt, next)
-		w.stmt(s.Stmt, next, brk, cont)
 	case *ast.AssignStmt:
 		var rhs ast.Expr
 		if len(s.Rhs) == 1 {
@@ -144,21 +104,13 @@ func (w *flowWalker) stmt(s ast.Stmt, next, brk, cont int) {
 		// A return: no successor in the procedure.
 	case *ast.IfStmt:
 		from := w.nodes[s]
-		f.Step(p, from, w.entry(s.Then, next))
-		els := next
-		if s.Else != nil {
-			els = w.entry(s.Else, next)
-		}
+		then, els := branchEntries(s, next, w.entry)
+		f.Step(p, from, then)
 		f.Step(p, from, els)
-		w.stmt(s.Then, next, brk, cont)
-		if s.Else != nil {
-			w.stmt(s.Else, next, brk, cont)
-		}
 	case *ast.WhileStmt:
 		from := w.nodes[s]
 		f.Step(p, from, w.entry(s.Body, from))
 		f.Step(p, from, next)
-		w.stmt(s.Body, from, next, from)
 	case *ast.BranchStmt:
 		from := w.nodes[s]
 		switch {

@@ -47,7 +47,7 @@ type sanity struct {
 	// label takes linear time.
 	inProc map[*Proc]map[*Label]int
 	// valid caches, per variable (a global or a local) and copy, the
-	// values of its type (validType): every rule asks for the same ones.
+	// values of its type (validOf): every rule asks for the same ones.
 	valid map[validKey]bdd.Node
 }
 
@@ -56,26 +56,24 @@ type validKey struct {
 	c int
 }
 
-// globalValid and localValid return validType of a global's or local's
-// copy c, computed once per sanity check.
-func (s *sanity) globalValid(g *Global, c int) bdd.Node {
-	k := validKey{g, c}
-	if v, ok := s.valid[k]; ok {
-		return v
+// validOf returns validType of copy c of v, a *Global or a *Local,
+// computed once per sanity check.
+func (s *sanity) validOf(v any, c int) bdd.Node {
+	k := validKey{v, c}
+	if x, ok := s.valid[k]; ok {
+		return x
 	}
-	v := s.n.validType(s.n.GlobalVec(g, c), g.Type)
-	s.valid[k] = v
-	return v
-}
-
-func (s *sanity) localValid(l *Local, c int) bdd.Node {
-	k := validKey{l, c}
-	if v, ok := s.valid[k]; ok {
-		return v
+	var x bdd.Node
+	switch v := v.(type) {
+	case *Global:
+		x = s.n.validType(s.n.GlobalVec(v, c), v.Type)
+	case *Local:
+		x = s.n.validType(s.n.LocalVec(v, c), v.Type)
+	default:
+		panic(fmt.Sprintf("pds: validOf(%T)", v))
 	}
-	v := s.n.validType(s.n.LocalVec(l, c), l.Type)
-	s.valid[k] = v
-	return v
+	s.valid[k] = x
+	return x
 }
 
 func newSanity(n *Network) *sanity {
@@ -321,7 +319,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 	var inputs []bdd.Node
 	own := map[any]bdd.Node{}
 	for _, g := range n.Globals {
-		v := s.globalValid(g, GCur)
+		v := s.validOf(g, GCur)
 		if !v.IsTrue() {
 			inputs = append(inputs, v)
 			own[g] = v
@@ -329,7 +327,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 	}
 	if in != nil {
 		for _, l := range in.Locals {
-			v := s.localValid(l, LCur)
+			v := s.validOf(l, LCur)
 			if !v.IsTrue() {
 				inputs = append(inputs, v)
 				own[l] = v
@@ -353,7 +351,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 		return bad.IsFalse()
 	}
 	for _, g := range n.Globals {
-		if !valid(s.globalValid(g, GNext), g) {
+		if !valid(s.validOf(g, GNext), g) {
 			s.errorf(pos, "%s: relation may give %s an invalid value", what, g.Name)
 		}
 	}
@@ -363,7 +361,7 @@ func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs
 			if o.p == in {
 				self = l
 			}
-			if !valid(s.localValid(l, o.c), self) {
+			if !valid(s.validOf(l, o.c), self) {
 				s.errorf(pos, "%s: relation may give local %s.%s an invalid value", what, l.Proc.Name, l.Name)
 			}
 		}

@@ -188,6 +188,12 @@ func (n *Network) SlotState(globals []uint64, s int) (pending *Proc, locals []ui
 // per slot, so that at most maxThreads threads exist (initial ones
 // included). Without fork rules it returns n itself. The result shares
 // globals, procedures and labels with n.
+//
+// It is the reduction of thread creation to a fixed set of threads that
+// the jMoped paper's Section 2.2 relies on, made exact for view tuples
+// (docs/design.md, "Threads and forks"): each fork becomes a fork into a
+// free slot and a cutoff (slotting.fork), and each slot a dormant thread
+// with its wake-up rules (slotting.wake, slotting.dormant).
 func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 	forks := false
 	for _, r := range n.Rules {
@@ -204,104 +210,159 @@ func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 	if maxThreads < len(n.Threads) {
 		return nil, fmt.Errorf("pds: %d initial threads exceed the thread bound %d", len(n.Threads), maxThreads)
 	}
-	sv := n.slots
-	d := maxThreads - len(n.Threads)
-	m := n.M
+	z := newSlotting(n, maxThreads-len(n.Threads))
+	for _, r := range n.Rules {
+		if r.Kind != Fork {
+			z.add(*r)
+			continue
+		}
+		z.fork(r)
+	}
+	for s := 0; s < z.d; s++ {
+		others := z.othersKept(s)
+		for _, p := range z.sv.spawn {
+			z.add(Rule{Kind: Step, From: z.sv.dormant[s], To: p.Entry, Rel: z.wake(s, p, others)})
+		}
+		z.dormant(s)
+	}
+	z.x.index()
+	if err := n.M.Err(); err != nil {
+		return nil, err
+	}
+	return z.x, nil
+}
+
+// slotting is one run of WithThreadSlots: the network n, the network x
+// it builds (n's globals, procedures and labels, its own rules and
+// threads), and the d slots the forks may fill.
+type slotting struct {
+	n, x          *Network
+	sv            *slotVars
+	m             *bdd.Manager
+	d             int
+	hiddenNextSet bdd.VarSet       // the hidden globals' next copies
+	slotOf        map[*Proc]uint64 // the code of a spawnable procedure in a slot's proc global
+}
+
+func newSlotting(n *Network, d int) *slotting {
+	sv, m := n.slots, n.M
 	x := *n
 	x.Rules = nil
 	x.Threads = append([]*Thread(nil), n.Threads...)
-	add := func(r Rule) {
-		r.Index = len(x.Rules)
-		x.Rules = append(x.Rules, &r)
-	}
+	z := &slotting{n: n, x: &x, sv: sv, m: m, d: d, slotOf: map[*Proc]uint64{}}
 	hiddenNext := make([]bdd.Ref, len(sv.hidden))
 	for i, g := range sv.hidden {
 		hiddenNext[i] = bdd.Ref{Var: g.Var, Copy: GNext}
 	}
-	hiddenNextSet := m.Set(hiddenNext...)
-	eq := func(g *Global, c int, v uint64) bdd.Node { return m.Value(bdd.Ref{Var: g.Var, Copy: c}, v) }
-	same := func(g *Global) bdd.Node { return m.CopyEq(GCur, GNext, g.Var) }
-	// keepExcept returns hidden' == hidden for every hidden global not in skip.
-	keepExcept := func(skip ...*Global) bdd.Node {
-		r := m.True()
-	next:
-		for _, g := range sv.hidden {
-			for _, s := range skip {
-				if s == g {
-					continue next
-				}
-			}
-			r = m.And(r, same(g))
-		}
-		return r
-	}
-	slotOf := map[*Proc]uint64{}
+	z.hiddenNextSet = m.Set(hiddenNext...)
 	for i, p := range sv.spawn {
-		slotOf[p] = uint64(i + 1)
+		z.slotOf[p] = uint64(i + 1)
 	}
-	for _, r := range n.Rules {
-		if r.Kind != Fork {
-			add(*r)
-			continue
+	return z
+}
+
+// add appends r to x's rules, numbered in order.
+func (z *slotting) add(r Rule) {
+	r.Index = len(z.x.Rules)
+	z.x.Rules = append(z.x.Rules, &r)
+}
+
+// eq returns copy c of g == v.
+func (z *slotting) eq(g *Global, c int, v uint64) bdd.Node {
+	return z.m.Value(bdd.Ref{Var: g.Var, Copy: c}, v)
+}
+
+// keepExcept returns hidden' == hidden for every hidden global not in skip.
+func (z *slotting) keepExcept(skip ...*Global) bdd.Node {
+	m := z.m
+	r := m.True()
+next:
+	for _, g := range z.sv.hidden {
+		for _, s := range skip {
+			if s == g {
+				continue next
+			}
 		}
-		base := m.Exists(r.Rel, hiddenNextSet)
-		child := r.Child
-		alts := m.False()
-		for s := 0; s < d; s++ {
-			c := m.And(eq(sv.created, GCur, uint64(s)), eq(sv.created, GNext, uint64(s+1)), eq(sv.proc[s], GNext, slotOf[child]))
-			for j, g := range sv.args[s] {
-				if i := sv.bits[j]; child.Uses(i) {
-					c = m.And(c, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GNext}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LSaved}, 0)))
-				} else {
-					c = m.And(c, eq(g, GNext, 0))
-				}
+		r = m.And(r, m.CopyEq(GCur, GNext, g.Var))
+	}
+	return r
+}
+
+// fork replaces the fork rule r by two steps from its source: the fork
+// into the first free slot, which writes the slot counter, the child's
+// procedure and its locals (from LSaved) into the slot's hidden globals;
+// and, when every slot is taken, the step to r's cutoff label, where the
+// parent stops with its globals and locals unchanged.
+func (z *slotting) fork(r *Rule) {
+	n, m, sv := z.n, z.m, z.sv
+	base := m.Exists(r.Rel, z.hiddenNextSet)
+	child := r.Child
+	alts := m.False()
+	for s := 0; s < z.d; s++ {
+		c := m.And(z.eq(sv.created, GCur, uint64(s)), z.eq(sv.created, GNext, uint64(s+1)), z.eq(sv.proc[s], GNext, z.slotOf[child]))
+		for j, g := range sv.args[s] {
+			if i := sv.bits[j]; child.Uses(i) {
+				c = m.And(c, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GNext}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LSaved}, 0)))
+			} else {
+				c = m.And(c, z.eq(g, GNext, 0))
 			}
-			skip := append([]*Global{sv.created, sv.proc[s]}, sv.args[s]...)
-			alts = m.Or(alts, m.And(c, keepExcept(skip...)))
 		}
-		rel := m.AndExists(base, alts, n.sets.L[LSaved])
-		add(Rule{Kind: Step, From: r.From, To: r.To, Rel: rel, Pos: r.Pos})
-		// A start with every slot taken: the parent stops at the cutoff label.
-		over := m.Exists(r.Rel, m.Union(n.sets.G[GNext], n.sets.L[LNext], n.sets.L[LSaved]))
-		over = m.And(over, eq(sv.created, GCur, uint64(d)), n.sets.GlobalsEq(GCur, GNext), n.sets.LocalsEq(LCur, LNext))
-		add(Rule{Kind: Step, From: r.From, To: sv.cutoff[r], Rel: over, Pos: r.Pos})
+		skip := append([]*Global{sv.created, sv.proc[s]}, sv.args[s]...)
+		alts = m.Or(alts, m.And(c, z.keepExcept(skip...)))
 	}
-	for s := 0; s < d; s++ {
-		skip := append([]*Global{sv.proc[s]}, sv.args[s]...)
-		others := n.Unchanged(skip...)
-		for _, p := range sv.spawn {
-			rel := m.And(eq(sv.proc[s], GCur, slotOf[p]), eq(sv.proc[s], GNext, 0), others)
-			for j, g := range sv.args[s] {
-				rel = m.And(rel, eq(g, GNext, 0))
-				if i := sv.bits[j]; p.Uses(i) {
-					rel = m.And(rel, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GCur}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
-				}
-			}
-			// The bits no slot global carries start at 0.
-			for i := range n.LocalBits {
-				if p.Uses(i) && sv.carriedBit(i) < 0 {
-					rel = m.And(rel, m.Not(m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
-				}
-			}
-			// The slot bits hold what a fork rule wrote from the child's
-			// valid locals; saying so lets every engine (and Validate)
-			// know that an enum local with unused codes gets a constant.
-			for _, l := range p.Locals {
-				rel = m.And(rel, n.validType(n.LocalVec(l, LNext), l.Type))
-			}
-			rel = m.And(rel, n.padding(p, LNext))
-			add(Rule{Kind: Step, From: sv.dormant[s], To: p.Entry, Rel: rel})
+	rel := m.AndExists(base, alts, n.sets.L[LSaved])
+	z.add(Rule{Kind: Step, From: r.From, To: r.To, Rel: rel, Pos: r.Pos})
+	// A start with every slot taken: the parent stops at the cutoff label.
+	over := m.Exists(r.Rel, m.Union(n.sets.G[GNext], n.sets.L[LNext], n.sets.L[LSaved]))
+	over = m.And(over, z.eq(sv.created, GCur, uint64(z.d)), n.sets.GlobalsEq(GCur, GNext), n.sets.LocalsEq(LCur, LNext))
+	z.add(Rule{Kind: Step, From: r.From, To: sv.cutoff[r], Rel: over, Pos: r.Pos})
+}
+
+// othersKept returns "every global but slot s's proc and argument
+// globals is unchanged", the frame of slot s's wake-up rules.
+func (z *slotting) othersKept(s int) bdd.Node {
+	skip := append([]*Global{z.sv.proc[s]}, z.sv.args[s]...)
+	return z.n.Unchanged(skip...)
+}
+
+// wake returns the relation of the wake-up of slot s running p: the step
+// of the slot's dormant thread to p's entry when the slot's proc global
+// says p, which reads the slot's carried bits into p's locals (the other
+// bits of the block at 0, every local a value of its type) and clears
+// the slot's globals; the other globals are unchanged (others, from
+// othersKept).
+func (z *slotting) wake(s int, p *Proc, others bdd.Node) bdd.Node {
+	n, m, sv := z.n, z.m, z.sv
+	rel := m.And(z.eq(sv.proc[s], GCur, z.slotOf[p]), z.eq(sv.proc[s], GNext, 0), others)
+	for j, g := range sv.args[s] {
+		rel = m.And(rel, z.eq(g, GNext, 0))
+		if i := sv.bits[j]; p.Uses(i) {
+			rel = m.And(rel, m.Equiv(m.Bit(bdd.Ref{Var: g.Var, Copy: GCur}, 0), m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
 		}
-		x.Threads = append(x.Threads, &Thread{
-			Index: len(x.Threads),
-			Name:  fmt.Sprintf("thread%d", len(x.Threads)),
-			Stack: []Frame{{Label: sv.dormant[s], Locals: nil}},
-			Slot:  true,
-		})
 	}
-	x.index()
-	if err := m.Err(); err != nil {
-		return nil, err
+	// The bits no slot global carries start at 0.
+	for i := range n.LocalBits {
+		if p.Uses(i) && sv.carriedBit(i) < 0 {
+			rel = m.And(rel, m.Not(m.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: LNext}, 0)))
+		}
 	}
-	return &x, nil
+	// The slot bits hold what a fork rule wrote from the child's
+	// valid locals; saying so lets every engine (and Validate)
+	// know that an enum local with unused codes gets a constant.
+	for _, l := range p.Locals {
+		rel = m.And(rel, n.validType(n.LocalVec(l, LNext), l.Type))
+	}
+	return m.And(rel, n.padding(p, LNext))
+}
+
+// dormant appends the thread of slot s: one frame on its dormant label,
+// numbered after the threads before it.
+func (z *slotting) dormant(s int) {
+	x := z.x
+	x.Threads = append(x.Threads, &Thread{
+		Index: len(x.Threads),
+		Name:  fmt.Sprintf("thread%d", len(x.Threads)),
+		Stack: []Frame{{Label: z.sv.dormant[s], Locals: nil}},
+		Slot:  true,
+	})
 }

@@ -41,7 +41,6 @@ func (a *Auto) in(acc map[State]bdd.Node, q State) bdd.Node {
 // word of at most d frames is accepted. It stops when a layer adds
 // nothing; the last layer is the acceptance of Auto.acceptance.
 func (a *Auto) layers() []map[State]bdd.Node {
-	m := a.sp.M
 	ts := a.Transitions()
 	out := []map[State]bdd.Node{{}}
 	for {
@@ -50,25 +49,7 @@ func (a *Auto) layers() []map[State]bdd.Node {
 		for q, x := range prev {
 			next[q] = x
 		}
-		changed := false
-		for _, t := range ts {
-			if t.From == Initial || t.Label == nil {
-				continue
-			}
-			x := m.AndExists(a.labels[t], a.in(prev, t.To), a.sp.lEntry)
-			if x.IsFalse() {
-				continue
-			}
-			old, ok := next[t.From]
-			if !ok {
-				old = m.False()
-			}
-			if nw := m.Or(old, x); !nw.Equal(old) {
-				next[t.From] = nw
-				changed = true
-			}
-		}
-		if !changed {
+		if !a.acceptStep(ts, prev, next) {
 			return out
 		}
 		out = append(out, next)
@@ -136,7 +117,6 @@ func (a *Auto) PickPath(cond bdd.Node, top TopCond) (Path, bool) {
 // fewest frames.
 func (a *Auto) descend(p Path, ls []map[State]bdd.Node, ts []Trans) Path {
 	m := a.sp.M
-	w := a.sp.witness()
 	for {
 		last := p[len(p)-1]
 		q := last.T.To
@@ -150,24 +130,39 @@ func (a *Auto) descend(p Path, ls []map[State]bdd.Node, ts []Trans) Path {
 				break
 			}
 		}
-		found := false
-		for _, t := range ts {
-			if t.From != q || t.Label == nil {
-				continue
-			}
-			x := m.And(a.labels[t], link, a.in(ls[j-1], t.To))
-			if x.IsFalse() {
-				continue
-			}
-			p = append(p, Edge{t, m.Pick(x, w.midVars)})
-			found = true
-			break
-		}
-		if !found {
+		e, ok := a.edgeDown(ts, q, nil, func(to State) (bdd.Node, bool) { return a.in(ls[j-1], to), true }, link)
+		if !ok {
 			// Cannot happen: link lies in layer j of q.
 			panic(fmt.Sprintf("symauto: PickPath: no way down from %s", a.stateString(q)))
 		}
+		p = append(p, e)
 	}
+}
+
+// edgeDown returns the edge one frame down a path, from the mid-state q
+// its last edge leads to: the first transition of ts (in their order)
+// that reads a frame of label (any label when nil) from q, under the
+// conditions conds (the entry values the edge above names for this frame,
+// and this frame's locals), whose target accepts the rest of the stack as
+// below says (false: no such path), with the least values over the
+// mid-state's variables. It reports false when there is none.
+func (a *Auto) edgeDown(ts []Trans, q State, label *pds.Label, below func(to State) (bdd.Node, bool), conds ...bdd.Node) (Edge, bool) {
+	m := a.sp.M
+	for _, t := range ts {
+		if t.From != q || t.Label == nil || (label != nil && t.Label != label) {
+			continue
+		}
+		rest, ok := below(t.To)
+		if !ok {
+			continue
+		}
+		x := m.And(append(append([]bdd.Node{a.labels[t]}, conds...), rest)...)
+		if x.IsFalse() {
+			continue
+		}
+		return Edge{t, m.Pick(x, a.sp.witness().midVars)}, true
+	}
+	return Edge{}, false
 }
 
 // wordSets returns, for the configuration (globals, stack) with stack
@@ -274,26 +269,12 @@ func (a *Auto) FindPath(cond bdd.Node, globals []uint64, stack []Frame) (Path, e
 			last := p[len(p)-1]
 			link := a.linkOf(last)
 			loc := sp.localsAre(f)
-			found := false
-			for _, u := range a.Transitions() {
-				if u.From != last.T.To || u.Label != f.Label {
-					continue
-				}
-				below, ok := a.below(sets, k, u.To)
-				if !ok {
-					continue
-				}
-				y := m.And(a.labels[u], link, loc, below)
-				if y.IsFalse() {
-					continue
-				}
-				p = append(p, Edge{u, m.Pick(y, w.midVars)})
-				found = true
-				break
-			}
-			if !found {
+			below := func(to State) (bdd.Node, bool) { return a.below(sets, k, to) }
+			e, ok := a.edgeDown(a.Transitions(), last.T.To, f.Label, below, link, loc)
+			if !ok {
 				return nil, fmt.Errorf("%w: the path of a configuration breaks at frame %d", ErrNoWitness, n-1-k)
 			}
+			p = append(p, e)
 		}
 		return p, nil
 	}

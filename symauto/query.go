@@ -14,28 +14,44 @@ func (a *Auto) acceptance() map[State]bdd.Node {
 	if a.acc != nil {
 		return a.acc
 	}
-	m := a.sp.M
 	acc := map[State]bdd.Node{}
 	ts := a.Transitions()
-	for changed := true; changed; {
-		changed = false
-		for _, t := range ts {
-			if t.From == Initial || t.Label == nil {
-				continue
-			}
-			x := m.AndExists(a.labels[t], a.in(acc, t.To), a.sp.lEntry) // Acc(t.To) over Ge, Le
-			old, ok := acc[t.From]
-			if !ok {
-				old = m.False()
-			}
-			if nw := m.Or(old, x); !nw.Equal(old) {
-				acc[t.From] = nw
-				changed = true
-			}
-		}
+	for a.acceptStep(ts, acc, acc) {
+		// until a pass adds nothing
 	}
 	a.acc = acc
 	return acc
+}
+
+// acceptStep is one backward step of the acceptance of mid-states over the
+// transitions ts that read a frame from a mid-state: it adds to into[q],
+// for each such transition from q to q', the callee entry values from
+// which the transition's frame is read and from[q'] accepts the rest
+// (Acc(q') renamed to the transition's entry copies Ge, Le, which are
+// then quantified). It reports whether into changed. With from and into
+// the same map it is a chaotic iteration (acceptance); with two, one
+// layer of words by depth (layers).
+func (a *Auto) acceptStep(ts []Trans, from, into map[State]bdd.Node) bool {
+	m := a.sp.M
+	changed := false
+	for _, t := range ts {
+		if t.From == Initial || t.Label == nil {
+			continue
+		}
+		x := m.AndExists(a.labels[t], a.in(from, t.To), a.sp.lEntry)
+		if x.IsFalse() {
+			continue
+		}
+		old, ok := into[t.From]
+		if !ok {
+			old = m.False()
+		}
+		if nw := m.Or(old, x); !nw.Equal(old) {
+			into[t.From] = nw
+			changed = true
+		}
+	}
+	return changed
 }
 
 // Accepting returns the globals (G, and Gs when tagged) under which some
@@ -60,17 +76,15 @@ func (a *Auto) Accepting() bdd.Node {
 	return r
 }
 
+// acceptThrough returns the values of label l, of a transition into q,
+// under which the rest of the stack is accepted from q (acc's set of q,
+// over the entry copies that l names, quantified).
 func (a *Auto) acceptThrough(l bdd.Node, q State, acc map[State]bdd.Node) bdd.Node {
 	m := a.sp.M
-	in := m.True()
-	if q != Final {
-		x, ok := acc[q]
-		if !ok {
-			return m.False()
-		}
-		in = m.Rename(x, a.sp.renLinkIn)
+	if _, ok := acc[q]; !ok && q != Final {
+		return m.False()
 	}
-	return m.AndExists(l, in, a.sp.lEntry)
+	return m.AndExists(l, a.in(acc, q), a.sp.lEntry)
 }
 
 // TopGlobals returns the globals (G, and Gs when tagged) under which a

@@ -53,6 +53,10 @@ type item struct {
 	state
 }
 
+// ErrTooManyConfigs is wrapped by the error of an exploration that would
+// hold more than Options.MaxConfigs configurations.
+var ErrTooManyConfigs = errors.New("too many configurations")
+
 // Explore enumerates every configuration of n reachable from Initial(n)
 // within opts.Contexts contexts, with the fewest contexts for each.
 //
@@ -69,23 +73,10 @@ type item struct {
 // enumerated solutions; meant for small models only. It returns an error
 // for opts.Contexts < 1, when more than opts.MaxConfigs configurations are
 // reached (if set), or when the BDD manager fails.
-
-// ErrTooManyConfigs is wrapped by the error of an exploration that would
-// hold more than Options.MaxConfigs configurations.
-var ErrTooManyConfigs = errors.New("too many configurations")
-
 func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 	k := opts.Contexts
 	if k < 1 {
 		return nil, fmt.Errorf("explicit: context bound %d: at least one context is needed", k)
-	}
-	maxDepth := opts.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = DefaultMaxDepth
-	}
-	maxThreads := opts.MaxThreads
-	if maxThreads <= 0 {
-		maxThreads = n.MaxThreads
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -96,74 +87,147 @@ func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 			res, err = nil, e
 		}
 	}()
-
-	res = &Result{}
-	cs := newConstraints(n)
-	best := map[state]int{}        // fewest contexts each state was queued with
-	reached := map[string]*Reach{} // by Config.Key()
-	buckets := make([][]item, k+1) // by number of contexts
-	queue := func(j int, c Config, key string, last int) {
-		s := state{key, last}
-		if b, ok := best[s]; ok && b <= j {
-			return
-		}
-		best[s] = j
-		buckets[j] = append(buckets[j], item{c, s})
+	x := newExploration(n, opts)
+	if err := x.initial(); err != nil {
+		return nil, err
 	}
-	// Every initial configuration is reached: when there are more than
-	// MaxConfigs, say so before enumerating them.
-	if opts.MaxConfigs > 0 {
-		if count := InitialCount(n); count.Cmp(big.NewInt(int64(opts.MaxConfigs))) > 0 {
-			return nil, fmt.Errorf("explicit: more than %d configurations within %d contexts: %s initial configurations: %w", opts.MaxConfigs, k, FormatCount(count), ErrTooManyConfigs)
-		}
-	}
-	EachInitial(n, func(c Config) bool {
-		queue(0, c, c.Key(), -1)
-		return true
-	})
 	for j := 0; j <= k; j++ {
-		for i := 0; i < len(buckets[j]); i++ { // the bucket grows while we go
-			it := buckets[j][i]
-			if best[it.state] < j {
-				continue // queued again later with fewer contexts
-			}
-			if _, ok := reached[it.key]; !ok {
-				reached[it.key] = &Reach{Config: it.config, Contexts: j}
-				if opts.MaxConfigs > 0 && len(reached) > opts.MaxConfigs {
-					return nil, fmt.Errorf("explicit: more than %d configurations within %d contexts: %w", opts.MaxConfigs, k, ErrTooManyConfigs)
-				}
-			}
-			for t := range it.config.Threads {
-				nj := j
-				if t != it.last {
-					nj = j + 1
-				}
-				if nj > k {
-					continue
-				}
-				succ, _, cut, capped := successors(cs, it.config, t, maxThreads, maxDepth, nil, false)
-				res.CutOff = res.CutOff || cut
-				res.DepthCapped = res.DepthCapped || capped
-				for _, d := range succ {
-					queue(nj, d, d.Key(), t)
-				}
-			}
+		if err := x.bucket(j); err != nil {
+			return nil, err
 		}
-		buckets[j] = nil
 	}
 	if err := n.M.Err(); err != nil {
 		return nil, errors.Join(errors.New("explicit: BDD error"), err)
 	}
+	x.finish()
+	return x.res, nil
+}
 
-	keys := make([]string, 0, len(reached))
-	for key := range reached {
+// exploration is the state of one Explore: the explored states with the
+// fewest contexts each was queued with, the queue of states by context
+// count, and the configurations reached.
+type exploration struct {
+	n                    *pds.Network
+	k                    int // the context bound
+	maxConfigs           int
+	maxDepth, maxThreads int
+	cs                   *constraints
+	best                 map[state]int     // fewest contexts each state was queued with
+	reached              map[string]*Reach // by Config.Key()
+	buckets              [][]item          // by number of contexts
+	res                  *Result
+}
+
+func newExploration(n *pds.Network, opts Options) *exploration {
+	maxDepth := opts.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	maxThreads := opts.MaxThreads
+	if maxThreads <= 0 {
+		maxThreads = n.MaxThreads
+	}
+	return &exploration{n: n, k: opts.Contexts, maxConfigs: opts.MaxConfigs, maxDepth: maxDepth, maxThreads: maxThreads,
+		cs: newConstraints(n), best: map[state]int{}, reached: map[string]*Reach{},
+		buckets: make([][]item, opts.Contexts+1), res: &Result{}}
+}
+
+// queue adds the state (c, last) to bucket j unless it was queued with at
+// most j contexts already: the extended states (s, n, p) of Holzmann and
+// Florian's Fig. 3, a configuration with its context count and the thread
+// that ran last, each kept with its fewest count.
+func (x *exploration) queue(j int, c Config, key string, last int) {
+	s := state{key, last}
+	if b, ok := x.best[s]; ok && b <= j {
+		return
+	}
+	x.best[s] = j
+	x.buckets[j] = append(x.buckets[j], item{c, s})
+}
+
+// initial queues the initial configurations, C0 of the jMoped paper's
+// Section 2.3, with 0 contexts and no last thread. Every initial
+// configuration is reached: when there are more than MaxConfigs, it says
+// so before enumerating them.
+func (x *exploration) initial() error {
+	n := x.n
+	if x.maxConfigs > 0 {
+		if count := InitialCount(n); count.Cmp(big.NewInt(int64(x.maxConfigs))) > 0 {
+			return fmt.Errorf("explicit: more than %d configurations within %d contexts: %s initial configurations: %w", x.maxConfigs, x.k, FormatCount(count), ErrTooManyConfigs)
+		}
+	}
+	EachInitial(n, func(c Config) bool {
+		x.queue(0, c, c.Key(), -1)
+		return true
+	})
+	return nil
+}
+
+// bucket expands the states reached with exactly j contexts, breadth
+// first; the bucket grows while it is expanded (a step of the last thread
+// stays in its context). A state queued again later with fewer contexts is
+// skipped here. A configuration expanded for the first time is reached
+// with j contexts, the fewest: post*≤k of Section 2.3, one count at a time.
+func (x *exploration) bucket(j int) error {
+	for i := 0; i < len(x.buckets[j]); i++ {
+		it := x.buckets[j][i]
+		if x.best[it.state] < j {
+			continue // queued again later with fewer contexts
+		}
+		if _, ok := x.reached[it.key]; !ok {
+			x.reached[it.key] = &Reach{Config: it.config, Contexts: j}
+			if x.maxConfigs > 0 && len(x.reached) > x.maxConfigs {
+				return fmt.Errorf("explicit: more than %d configurations within %d contexts: %w", x.maxConfigs, x.k, ErrTooManyConfigs)
+			}
+		}
+		x.expand(it, j)
+	}
+	x.buckets[j] = nil
+	return nil
+}
+
+// expand queues the successors of a state reached with j contexts by one
+// step of each thread: the thread that ran last continues its context,
+// any other starts a new one (a context switch), within the bound k.
+func (x *exploration) expand(it item, j int) {
+	for t := range it.config.Threads {
+		nj := j
+		if t != it.last {
+			nj = j + 1
+		}
+		if nj > x.k {
+			continue
+		}
+		succ, _, cut, capped := successors(x.cs, it.config, t, x.maxThreads, x.maxDepth, nil, false)
+		x.res.CutOff = x.res.CutOff || cut
+		x.res.DepthCapped = x.res.DepthCapped || capped
+		for _, d := range succ {
+			x.queue(nj, d, d.Key(), t)
+		}
+	}
+}
+
+// finish fills the result: the configurations reached, sorted by key, and
+// the violations found among them.
+func (x *exploration) finish() {
+	keys := make([]string, 0, len(x.reached))
+	for key := range x.reached {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
-	byLabel := map[*pds.Label]*Violation{}
 	for _, key := range keys {
-		r := reached[key]
-		res.Reached = append(res.Reached, *r)
+		x.res.Reached = append(x.res.Reached, *x.reached[key])
+	}
+	x.res.Violations = violations(x.res.Reached)
+}
+
+// violations returns, for each error label on top of a thread's stack in
+// a configuration of reached (sorted by key), the violation with the
+// fewest contexts, then the smallest thread, then the smallest key;
+// sorted by (Contexts, Label.ID).
+func violations(reached []Reach) []Violation {
+	byLabel := map[*pds.Label]*Violation{}
+	for _, r := range reached {
 		for t, stack := range r.Config.Threads {
 			if len(stack) == 0 {
 				continue
@@ -179,15 +243,16 @@ func Explore(n *pds.Network, opts Options) (res *Result, err error) {
 			}
 		}
 	}
+	var vs []Violation
 	for _, v := range byLabel {
-		res.Violations = append(res.Violations, *v)
+		vs = append(vs, *v)
 	}
-	sort.Slice(res.Violations, func(a, b int) bool {
-		va, vb := res.Violations[a], res.Violations[b]
+	sort.Slice(vs, func(a, b int) bool {
+		va, vb := vs[a], vs[b]
 		if va.Contexts != vb.Contexts {
 			return va.Contexts < vb.Contexts
 		}
 		return va.Label.ID < vb.Label.ID
 	})
-	return res, nil
+	return vs
 }

@@ -317,7 +317,9 @@ func Successors(n *pds.Network, c Config, thread int, maxThreads, maxDepth int) 
 // successors also returns, for each successor, the first rule that makes
 // it; only, when not nil, is the one rule applied. With share, the
 // successors share the stacks of the threads that do not move with c
-// (their frames and locals): they are then read-only.
+// (their frames and locals): they are then read-only. Each rule of the
+// top frame's label is applied in rule order by the step of its kind
+// (expansion's step, push, pop, fork).
 func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int, only *pds.Rule, share bool) (succ []Config, rules []*pds.Rule, cutoff, capped bool) {
 	n := cs.n
 	if maxThreads <= 0 {
@@ -329,136 +331,218 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int,
 	if thread < 0 || thread >= len(c.Threads) {
 		panic(fmt.Sprintf("explicit: thread %d of a configuration with %d threads", thread, len(c.Threads)))
 	}
-	stack := c.Threads[thread]
-	if len(stack) == 0 {
+	if len(c.Threads[thread]) == 0 {
 		return nil, nil, false, false
 	}
-	m := n.M
-	top := stack[len(stack)-1]
-	here := func() bdd.Node {
-		return m.And(cs.globalsAre(pds.GCur, c.Globals), cs.localsAre(top.Label.Proc, pds.LCur, top.Locals))
-	}
-	// The solutions of a rule depend only on the rule, the globals and the
-	// top frame's locals; they are remembered under this key.
-	key := fmt.Sprint("rule", c.Globals, top.Locals)
-
-	// Successors differ from c only in the globals, the thread's stack
-	// and the threads a fork appends: they are told apart by those
-	// parts, not by their whole keys (a configuration may have many
-	// threads).
-	seen := map[string]bool{}
-	var rule *pds.Rule // the rule being applied
-	emit := func(d Config) {
-		part := Config{Globals: d.Globals, Threads: append([][]Frame{d.Threads[thread]}, d.Threads[len(c.Threads):]...)}
-		if k := part.Key(); !seen[k] {
-			seen[k] = true
-			succ = append(succ, d)
-			rules = append(rules, rule)
-		}
-	}
-	// with returns a copy of c with the given globals and the thread's stack
-	// cut to its keep bottom frames, followed by (copies of) frames.
-	with := func(globals []uint64, keep int, frames ...Frame) Config {
-		var d Config
-		if share {
-			d = Config{Threads: append(make([][]Frame, 0, len(c.Threads)+1), c.Threads...)}
-			d.Threads[thread] = append(make([]Frame, 0, keep+len(frames)), stack[:keep]...)
-		} else {
-			d = c.clone()
-			d.Threads[thread] = d.Threads[thread][:keep:keep]
-		}
-		d.Globals = append([]uint64(nil), globals...)
-		for _, f := range frames {
-			d.Threads[thread] = append(d.Threads[thread], Frame{f.Label, append([]uint64(nil), f.Locals...)})
-		}
-		return d
-	}
-	depth := len(stack)
-
-	for _, r := range n.RulesFrom(top.Label) {
+	x := newExpansion(cs, c, thread, share)
+	for _, r := range n.RulesFrom(x.top.Label) {
 		if only != nil && r.Index != only.Index {
 			continue // by index: a network built again has rules of its own
 		}
-		rule = r
-		key := fmt.Sprint(r.Index, key)
+		x.rule = r
+		key := fmt.Sprint(r.Index, x.key)
 		switch r.Kind {
 		case pds.Step:
-			// <g, (γ, l)> -> <g', (γ', l')>
-			sols := cs.solutions(key, func() bdd.Node {
-				return m.And(r.Rel, here(), cs.unused(r.To.Proc, pds.LNext))
-			}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext))
-			for _, sol := range sols {
-				emit(with(sol[0], depth-1, Frame{r.To, sol[1]}))
-			}
-
+			x.step(r, key)
 		case pds.Push:
-			// <g, (γ, l)> -> <g', (γe, l') (γr, l'')>, γe on top
-			sols := cs.solutions(key, func() bdd.Node {
-				return m.And(r.Rel, here(), cs.unused(r.To.Proc, pds.LNext), cs.unused(r.Ret.Proc, pds.LSaved))
-			}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext), localVecs(n, r.Ret.Proc, pds.LSaved))
-			if depth+1 > maxDepth {
-				capped = capped || len(sols) > 0
-				continue
-			}
-			for _, sol := range sols {
-				emit(with(sol[0], depth-1, Frame{r.Ret, sol[2]}, Frame{r.To, sol[1]}))
-			}
-
+			x.push(r, key, maxDepth)
 		case pds.Pop:
-			// <g, (γ, l)> -> <g', ε> returning r; then the return point
-			// (γr, lr) below receives r: Recv(g', r, lr, g'', lr').
-			sols := cs.solutions(key, func() bdd.Node {
-				return m.And(r.Rel, here())
-			}, globalVecs(n, pds.GNext), []bdd.Vec{retVec(n)})
-			for _, sol := range sols {
-				g2, ret := sol[0], sol[1][0]
-				if depth == 1 {
-					emit(with(g2, 0)) // the thread has finished
-					continue
-				}
-				caller := stack[depth-2]
-				if caller.Label.Recv == nil {
-					emit(with(g2, depth-1))
-					continue
-				}
-				p := caller.Label.Proc
-				recv := cs.solutions(fmt.Sprint("recv", caller.Label.ID, g2, ret, caller.Locals), func() bdd.Node {
-					return m.And(*caller.Label.Recv, cs.globalsAre(pds.GCur, g2), cs.retIs(ret),
-						cs.localsAre(p, pds.LCur, caller.Locals), cs.unused(p, pds.LNext))
-				}, globalVecs(n, pds.GNext), localVecs(n, p, pds.LNext))
-				for _, sol2 := range recv {
-					emit(with(sol2[0], depth-2, Frame{caller.Label, sol2[1]}))
-				}
-			}
-
+			x.pop(r, key)
 		case pds.Fork:
-			// <g, (γ, l)> -> <g', (γ', l')> and a new thread (child entry, l'')
-			sols := cs.solutions(key, func() bdd.Node {
-				return m.And(r.Rel, here(), cs.unused(r.To.Proc, pds.LNext), cs.unused(r.Child, pds.LSaved))
-			}, globalVecs(n, pds.GNext), localVecs(n, r.To.Proc, pds.LNext), localVecs(n, r.Child, pds.LSaved))
-			if len(sols) > 0 && len(c.Threads) >= maxThreads {
-				cut := n.CutoffLabel(r)
-				if cut == nil {
-					panic(fmt.Sprintf("explicit: fork rule %d has no cutoff label", r.Index))
-				}
-				cutoff = true
-				emit(with(c.Globals, depth-1, Frame{cut, top.Locals}))
-				continue
-			}
-			for _, sol := range sols {
-				d := with(sol[0], depth-1, Frame{r.To, sol[1]})
-				d.Threads = append(d.Threads, []Frame{{r.Child.Entry, append([]uint64(nil), sol[2]...)}})
-				emit(d)
-			}
-
+			x.fork(r, key, maxThreads)
 		default:
 			panic(fmt.Sprintf("explicit: rule %d has unknown kind %d", r.Index, r.Kind))
 		}
 	}
-	if err := m.Err(); err != nil {
+	if err := n.M.Err(); err != nil {
 		panic(bddError{err})
 	}
-	return succ, rules, cutoff, capped
+	return x.succ, x.rules, x.cutoff, x.capped
+}
+
+// expansion is one call of successors: the configuration c, the thread
+// that moves, its stack and top frame, and the successors found so far,
+// with the rule that made each.
+type expansion struct {
+	cs     *constraints
+	c      Config
+	thread int
+	stack  []Frame
+	top    Frame
+	depth  int
+	share  bool
+	// key: the solutions of a rule depend only on the rule, the globals
+	// and the top frame's locals; they are remembered under the rule's
+	// index followed by this key.
+	key string
+	// Successors differ from c only in the globals, the thread's stack
+	// and the threads a fork appends: seen tells them apart by those
+	// parts, not by their whole keys (a configuration may have many
+	// threads).
+	seen           map[string]bool
+	rule           *pds.Rule // the rule being applied
+	succ           []Config
+	rules          []*pds.Rule
+	cutoff, capped bool
+}
+
+func newExpansion(cs *constraints, c Config, thread int, share bool) *expansion {
+	stack := c.Threads[thread]
+	top := stack[len(stack)-1]
+	return &expansion{cs: cs, c: c, thread: thread, stack: stack, top: top, depth: len(stack), share: share,
+		key: fmt.Sprint("rule", c.Globals, top.Locals), seen: map[string]bool{}}
+}
+
+// here is the constraint of the state a rule applies to: the globals in
+// GCur, the top frame's locals in LCur.
+func (x *expansion) here() bdd.Node {
+	cs := x.cs
+	return cs.n.M.And(cs.globalsAre(pds.GCur, x.c.Globals), cs.localsAre(x.top.Label.Proc, pds.LCur, x.top.Locals))
+}
+
+// emit adds d to the successors unless it is one already.
+func (x *expansion) emit(d Config) {
+	part := Config{Globals: d.Globals, Threads: append([][]Frame{d.Threads[x.thread]}, d.Threads[len(x.c.Threads):]...)}
+	if k := part.Key(); !x.seen[k] {
+		x.seen[k] = true
+		x.succ = append(x.succ, d)
+		x.rules = append(x.rules, x.rule)
+	}
+}
+
+// with returns a copy of c with the given globals and the thread's stack
+// cut to its keep bottom frames, followed by (copies of) frames.
+func (x *expansion) with(globals []uint64, keep int, frames ...Frame) Config {
+	var d Config
+	c, thread := x.c, x.thread
+	if x.share {
+		d = Config{Threads: append(make([][]Frame, 0, len(c.Threads)+1), c.Threads...)}
+		d.Threads[thread] = append(make([]Frame, 0, keep+len(frames)), x.stack[:keep]...)
+	} else {
+		d = c.clone()
+		d.Threads[thread] = d.Threads[thread][:keep:keep]
+	}
+	d.Globals = append([]uint64(nil), globals...)
+	for _, f := range frames {
+		d.Threads[thread] = append(d.Threads[thread], Frame{f.Label, append([]uint64(nil), f.Locals...)})
+	}
+	return d
+}
+
+// output is a frame a rule writes: the procedure whose locals copy c of
+// the local block holds.
+type output struct {
+	p *pds.Proc
+	c int
+}
+
+// solve returns the solutions of the step, push or fork rule r at the
+// top frame (remembered under key): the values of the globals in GNext
+// and of each output frame's locals, the bits of the local block that an
+// output's procedure does not use being zero.
+func (x *expansion) solve(r *pds.Rule, key string, outs ...output) [][][]uint64 {
+	cs, n := x.cs, x.cs.n
+	groups := [][]bdd.Vec{globalVecs(n, pds.GNext)}
+	for _, o := range outs {
+		groups = append(groups, localVecs(n, o.p, o.c))
+	}
+	return cs.solutions(key, func() bdd.Node {
+		rel := []bdd.Node{r.Rel, x.here()}
+		for _, o := range outs {
+			rel = append(rel, cs.unused(o.p, o.c))
+		}
+		return n.M.And(rel...)
+	}, groups...)
+}
+
+// step applies a step rule, <g, (γ, l)> -> <g', (γ', l')>: a rule of the
+// jMoped paper's Section 2.1 that replaces the top symbol by one, its
+// stack symbols pairs of a label and the locals' values as in Section
+// 4.1. The new top frame has the values of γ'.Proc's locals in LNext.
+func (x *expansion) step(r *pds.Rule, key string) {
+	for _, sol := range x.solve(r, key, output{r.To.Proc, pds.LNext}) {
+		x.emit(x.with(sol[0], x.depth-1, Frame{r.To, sol[1]}))
+	}
+}
+
+// push applies a push rule, <g, (γ, l)> -> <g', (γe, l') (γr, l″)> with
+// γe on top: a rule of Section 2.1 that replaces the top symbol by two,
+// the callee's entry frame (LNext) above the caller's return point
+// (LSaved), Section 4.1's R(g, l, g', l', l″). A push beyond maxDepth
+// is not taken and sets capped when the rule has a solution.
+func (x *expansion) push(r *pds.Rule, key string, maxDepth int) {
+	sols := x.solve(r, key, output{r.To.Proc, pds.LNext}, output{r.Ret.Proc, pds.LSaved})
+	if x.depth+1 > maxDepth {
+		x.capped = x.capped || len(sols) > 0
+		return
+	}
+	for _, sol := range sols {
+		x.emit(x.with(sol[0], x.depth-1, Frame{r.Ret, sol[2]}, Frame{r.To, sol[1]}))
+	}
+}
+
+// pop applies a pop rule, <g, (γ, l)> -> <g', ε> with the value r in the
+// return register: a rule of Section 2.1 that removes the top symbol.
+// Popping the last frame finishes the thread (its stack stays, empty);
+// else the return point below receives r (receive).
+func (x *expansion) pop(r *pds.Rule, key string) {
+	cs, n := x.cs, x.cs.n
+	sols := cs.solutions(key, func() bdd.Node {
+		return n.M.And(r.Rel, x.here())
+	}, globalVecs(n, pds.GNext), []bdd.Vec{retVec(n)})
+	for _, sol := range sols {
+		g2, ret := sol[0], sol[1][0]
+		if x.depth == 1 {
+			x.emit(x.with(g2, 0)) // the thread has finished
+			continue
+		}
+		x.receive(g2, ret)
+	}
+}
+
+// receive is the second half of a pop: the return point (γr, lr) now on
+// top receives the returned value r through its receive relation,
+// Recv(g', r, lr, g″, lr') (docs/design.md, "The model"; without one,
+// the globals and locals stay as the pop left them).
+func (x *expansion) receive(g2 []uint64, ret uint64) {
+	cs, n := x.cs, x.cs.n
+	caller := x.stack[x.depth-2]
+	if caller.Label.Recv == nil {
+		x.emit(x.with(g2, x.depth-1))
+		return
+	}
+	p := caller.Label.Proc
+	recv := cs.solutions(fmt.Sprint("recv", caller.Label.ID, g2, ret, caller.Locals), func() bdd.Node {
+		return n.M.And(*caller.Label.Recv, cs.globalsAre(pds.GCur, g2), cs.retIs(ret),
+			cs.localsAre(p, pds.LCur, caller.Locals), cs.unused(p, pds.LNext))
+	}, globalVecs(n, pds.GNext), localVecs(n, p, pds.LNext))
+	for _, sol2 := range recv {
+		x.emit(x.with(sol2[0], x.depth-2, Frame{caller.Label, sol2[1]}))
+	}
+}
+
+// fork applies a fork rule, <g, (γ, l)> -> <g', (γ', l')> ▷ (child
+// entry, l″), Section 2.2: the top frame is replaced and a new thread is
+// appended, on the child procedure's entry with its locals from LSaved.
+// When c already has maxThreads threads, a fork the relation allows moves
+// the thread to the rule's cutoff label instead, globals and locals
+// unchanged, and sets cutoff.
+func (x *expansion) fork(r *pds.Rule, key string, maxThreads int) {
+	sols := x.solve(r, key, output{r.To.Proc, pds.LNext}, output{r.Child, pds.LSaved})
+	if len(sols) > 0 && len(x.c.Threads) >= maxThreads {
+		cut := x.cs.n.CutoffLabel(r)
+		if cut == nil {
+			panic(fmt.Sprintf("explicit: fork rule %d has no cutoff label", r.Index))
+		}
+		x.cutoff = true
+		x.emit(x.with(x.c.Globals, x.depth-1, Frame{cut, x.top.Locals}))
+		return
+	}
+	for _, sol := range sols {
+		d := x.with(sol[0], x.depth-1, Frame{r.To, sol[1]})
+		d.Threads = append(d.Threads, []Frame{{r.Child.Entry, append([]uint64(nil), sol[2]...)}})
+		x.emit(d)
+	}
 }
 
 // bddError is the panic value of a BDD failure (a node limit) during an

@@ -13,12 +13,11 @@ import (
 
 // Hash functions
 //
-// cbreach: rudd paired the operands (Cantor's pairing) and reduced the
-// pair modulo the table's size, two 64-bit divisions for a triple: 25 %
-// of a run on the binary search trees, whose operations are mostly cache
-// and node table lookups. The operands are now mixed by multiplications
-// and the hash reduced to [0, len) by the high word of a product
-// (Lemire's multiply-shift), for any len, prime or not.
+// cbreach: the operands are mixed by multiplications and the hash
+// reduced to [0, len) by the high word of a product (Lemire's
+// multiply-shift), for any len, prime or not: no division on the path of
+// every cache and node table lookup, where rudd paired the operands
+// (Cantor's pairing) and took the pair modulo the table's size.
 
 func _TRIPLE(a, b, c, len int) int {
 	return reduce(mix(uint64(a)*0x9E3779B97F4A7C15+uint64(b)*0xC2B2AE3D27D4EB4F+uint64(c)*0x165667B19E3779F9), len)
@@ -58,8 +57,8 @@ const cacheidAPPEX int = 0x3
 
 // cbreach: an entry holds its first operand complemented (na = ^a), so
 // that a zeroed entry (na 0, that is a -1) matches no node: a new cache
-// is empty as allocated, and a reset is one clear, where every entry's a
-// was set to -1 (most of a small run's start-up).
+// is empty as allocated, and a reset is one clear, with no pass that sets
+// every entry's a to -1 (which dominates a small run's start-up).
 type data4n struct {
 	res int
 	na  int

@@ -39,9 +39,10 @@ func (b *BDD) SetGrowBelow(n int) { b.growbelow = n }
 // inside an operation.
 func (b *BDD) SetBeforeGrow(f func()) { b.beforegrow = f }
 
-// beforeGrowEvery: on every growth, f (a collection of Go's heap) kept the
-// table small and ran so often that runs took 2 to 2.5 times as long; at
-// most once per 4 tables' worth it saved no memory.
+// beforeGrowEvery: f is a collection of Go's heap; on every growth it
+// would keep the table small but run so often that it dominates a run,
+// and much rarer it would save no memory. Once per table's worth is the
+// measured compromise (docs/benchmarks.md, "BDD kernel notes").
 const beforeGrowEvery = 1
 
 // Collect runs the garbage collection of the node table now: every node
