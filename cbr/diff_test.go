@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/internal/reachcases"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/frontend/cuba"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/stretchr/testify/require"
 )

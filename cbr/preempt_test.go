@@ -11,7 +11,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
-	"github.com/cbreach/cbreach/internal/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 	"github.com/cbreach/cbreach/pds"
 	pexp "github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/internal/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 	"github.com/cbreach/cbreach/split"
 	"github.com/stretchr/testify/require"
 )

@@ -6,7 +6,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 
-	"github.com/cbreach/cbreach/internal/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 )
 
 // TestSmoke runs the shared counter case (the network of the pds package's

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/cbreach/cbreach/internal/randnet"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/randnet"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/symauto"

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/randnet"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/randnet"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 	"github.com/stretchr/testify/require"

@@ -8,7 +8,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
-	"github.com/cbreach/cbreach/internal/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 	"github.com/stretchr/testify/require"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/frontend"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/stretchr/testify/require"
 )
 

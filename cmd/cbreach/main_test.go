@@ -19,7 +19,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/stretchr/testify/require"
 )
 

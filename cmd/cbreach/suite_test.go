@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/stretchr/testify/require"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/frontend"
-	"github.com/cbreach/cbreach/internal/tier"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cbreach/cbreach/internal/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )

@@ -3,7 +3,7 @@ package randnet_test
 import (
 	"testing"
 
-	"github.com/cbreach/cbreach/internal/randnet"
+	"github.com/cbreach/cbreach/internal/testkit/randnet"
 )
 
 func TestGen(t *testing.T) {

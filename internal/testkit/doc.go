@@ -1,0 +1,7 @@
+// Package testkit holds the kits the tests of every floor share, above
+// every engine: reachcases (the shared table of cases every engine
+// variant runs), randnet (random pushdown networks for the differential
+// campaigns) and tier (the everyday and long tiers of the suite). Only
+// tests import them; internal/diag, the bottom-floor leaf that the
+// library itself uses, stays apart.
+package testkit
