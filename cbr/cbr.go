@@ -221,6 +221,7 @@ func Analyze(ctx context.Context, net *pds.Network, opts Options) (*Result, erro
 		a.watchVisible(ctx)
 		return a.run()
 	})
+	err = asLimit(err)
 	if errors.Is(err, errVisible) {
 		r.Visible, err = a.vis.result, nil
 	}

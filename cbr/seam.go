@@ -2,6 +2,7 @@ package cbr
 
 import (
 	"context"
+	"errors"
 
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds"
@@ -63,4 +64,20 @@ func (e Engine) Analyze(ctx context.Context, net *pds.Network, o engine.Options)
 		return r, err
 	}
 	return Analyze(ctx, net, opts)
+}
+
+// tupleLimit is package split's refusal of an eager split (split.ErrTupleLimit)
+// as the vocabulary's limit: the same text, and errors.Is knows both
+// sentinels.
+type tupleLimit struct{ error }
+
+func (e tupleLimit) Unwrap() error        { return e.error }
+func (e tupleLimit) Is(target error) bool { return target == engine.ErrTupleLimit }
+
+// asLimit returns err, split's refusal made the vocabulary's limit.
+func asLimit(err error) error {
+	if errors.Is(err, split.ErrTupleLimit) && !errors.Is(err, engine.ErrTupleLimit) {
+		return tupleLimit{err}
+	}
+	return err
 }

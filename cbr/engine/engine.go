@@ -9,7 +9,6 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
-	"github.com/cbreach/cbreach/split"
 )
 
 // Unit is what a bound counts.
@@ -87,8 +86,9 @@ var (
 	// network has room for (pds.Options.MaxThreads).
 	ErrThreadBound = errors.New("thread bound reached")
 	// ErrTupleLimit: eager splitting would have enumerated more global
-	// values from one post* result than Limits.MaxTuples.
-	ErrTupleLimit = split.ErrTupleLimit
+	// values from one post* result than Limits.MaxTuples (the view-tuple
+	// engine turns package split's refusal into it).
+	ErrTupleLimit = errors.New("view tuple limit reached")
 )
 
 // IsLimit reports whether err is one of the limits above or a context's
