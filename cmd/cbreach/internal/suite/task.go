@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -366,8 +368,8 @@ func (r *reader) options(t *Task, n *yaml.Node) error {
 			if t.Engine, err = r.str(v, "engine"); err != nil {
 				return err
 			}
-			if t.Engine != "cbr" && t.Engine != "seq" && t.Engine != "explicit" {
-				return r.errorf(v, "engine: want cbr, seq or explicit, got %q", t.Engine)
+			if _, err := engines.Lookup(t.Engine); err != nil {
+				return r.errorf(v, "engine: %v", err)
 			}
 		case "split":
 			if t.Split, err = r.str(v, "split"); err != nil {
@@ -487,15 +489,33 @@ func (r *reader) inputs(t *Task, n *yaml.Node) error {
 // Check says why a task cannot run with the engine and split (after the
 // command's overrides), or "" when it can.
 func Check(eng, split string, t *Task) string {
+	e, err := engines.Lookup(eng)
+	if err != nil {
+		return "engine: " + err.Error()
+	}
+	unit, _ := engine.ParseUnit(t.Unit)
+	if t.Unit == Rounds {
+		unit = engine.Rounds
+	}
 	switch {
-	case t.Unit == Rounds && eng != "seq":
-		return fmt.Sprintf("a bound in rounds needs engine seq, not %s", eng)
-	case t.Unit != Rounds && eng == "seq":
-		return fmt.Sprintf("engine seq counts rounds, not %s", t.Unit)
-	case split != "" && eng == "explicit":
-		return "engine explicit takes no split"
-	case t.Kind == KindCUBA && eng == "seq":
-		return "engine seq checks error labels only, not CUBA targets"
+	case !e.Counts(unit) && unit == engine.Rounds:
+		return fmt.Sprintf("a bound in rounds needs engine %s, not %s", roundsEngine(), eng)
+	case !e.Counts(unit):
+		return fmt.Sprintf("engine %s counts %s, not %s", eng, e.Units[0], t.Unit)
+	case split != "" && !e.Takes("split"):
+		return fmt.Sprintf("engine %s takes no split", eng)
+	case t.Kind == KindCUBA && !e.Targets:
+		return fmt.Sprintf("engine %s checks error labels only, not CUBA targets", eng)
+	}
+	return ""
+}
+
+// roundsEngine names the engine whose bound counts rounds.
+func roundsEngine() string {
+	for _, e := range engines.All {
+		if e.Counts(engine.Rounds) {
+			return e.Name
+		}
 	}
 	return ""
 }
