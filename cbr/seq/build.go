@@ -256,43 +256,16 @@ func (s *Net) lifter(b *pds.Builder) func(bdd.Node) bdd.Node {
 }
 
 // lazyRules adds the labels, the original rules on the round's copies
-// and a thread for every original thread: the lazy form's network.
+// and a thread for every original thread: the lazy form's network (the
+// paper's Section 6: each thread's rules of Fig. 1's second column, with
+// no scheduler; Analyze moves the threads from round to round).
 func (s *Net) lazyRules(b *pds.Builder) error {
 	procOf, err := s.labelsOf(b)
 	if err != nil {
 		return err
 	}
 	lift := s.lifter(b)
-	// A slot's thread wakes up with a step into another procedure, which
-	// a built network cannot hold: a push of the procedure's entry above
-	// $woke, a label without rules (the thread is as finished when it
-	// returns there).
-	var woke *pds.Label
-	for _, p := range s.Orig.Procs {
-		if len(p.Labels) > 0 && s.Orig.IsDormant(p.Labels[0]) {
-			woke = b.Label(procOf[p], "$woke", pds.Pos{})
-		}
-	}
-	for _, r := range s.Orig.Rules {
-		from, to := s.labels[r.From], s.labels[r.To]
-		switch r.Kind {
-		case pds.Step:
-			if s.Orig.IsDormant(r.From) {
-				b.Push(from, to, woke, lift(r.Rel), r.Pos)
-				break
-			}
-			b.Step(from, to, lift(r.Rel), r.Pos)
-		case pds.Push:
-			b.Push(from, to, s.labels[r.Ret], lift(r.Rel), r.Pos)
-		case pds.Pop:
-			b.Pop(from, lift(r.Rel), r.Pos)
-		}
-	}
-	for _, l := range s.Orig.Labels {
-		if l.Recv != nil {
-			b.SetRecv(s.labels[l], lift(*l.Recv))
-		}
-	}
+	s.originalRules(b, lift, s.wokeLabel(b, procOf))
 	for _, t := range s.Orig.Threads {
 		var stack []pds.Frame
 		for _, f := range t.Stack {
@@ -303,66 +276,32 @@ func (s *Net) lazyRules(b *pds.Builder) error {
 	return b.Net().M.Err()
 }
 
-// rules adds the labels, the rules and the thread.
-func (s *Net) rules(b *pds.Builder) error {
-	net, K, nt := s.Orig, s.Rounds, s.Threads
-	n := b.Net()
-	m := n.M
-	procOf, err := s.labelsOf(b)
-	if err != nil {
-		return err
-	}
-	sp := n.Procs[len(net.Procs)]
-	base := b.Label(sp, "$base", pds.Pos{})
-	var woke *pds.Label // the bottom of a woken slot thread
-	for _, p := range net.Procs {
-		if len(p.Labels) > 0 && net.IsDormant(p.Labels[0]) {
+// wokeLabel adds the label $woke, the bottom of a woken slot's thread, and
+// returns it (nil without slots). A slot's thread wakes up with a step
+// into another procedure, which a built network cannot hold: it becomes a
+// push of the procedure's entry above $woke, a label without rules of the
+// original network (the thread is as finished when it returns there).
+func (s *Net) wokeLabel(b *pds.Builder, procOf map[*pds.Proc]*pds.Proc) *pds.Label {
+	var woke *pds.Label
+	for _, p := range s.Orig.Procs {
+		if len(p.Labels) > 0 && s.Orig.IsDormant(p.Labels[0]) {
 			woke = b.Label(procOf[p], "$woke", pds.Pos{})
 		}
 	}
-	// A switch to thread j pushes run[j], a scheduler frame, above the
-	// current frame, which returns to dead[q] (a label without rules: the
-	// previous thread's stack is never returned to); run[j] pushes thread
-	// j's first frame above after[j], where thread j is when it has
-	// finished. So the labels of a finished thread relate its globals to
-	// those at its own start only, not to the start of the frame it was
-	// switched from (which would compound over the threads). end[q]: a
-	// checked error.
-	run := make([]*pds.Label, nt)
-	after := make([]*pds.Label, nt)
-	dead := map[*pds.Proc]*pds.Label{}
-	end := map[*pds.Proc]*pds.Label{}
-	var active []*pds.Label // labels with the round, switch and end rules
-	var errLabels []*pds.Label
-	for _, l := range net.Labels {
-		if l.Kind == pds.Normal {
-			active = append(active, s.labels[l])
-		} else {
-			errLabels = append(errLabels, l)
-		}
-	}
-	active = append(active, base)
-	if woke != nil {
-		active = append(active, woke)
-	}
-	for _, q := range n.Procs {
-		if len(q.Labels) == 0 {
-			continue
-		}
-		if nt > 1 {
-			dead[q] = b.Label(q, "$dead", pds.Pos{})
-		}
-		end[q] = b.ErrorLabel(q, "$end", pds.Assert, "an error whose guesses every round confirmed", pds.Pos{})
-		s.ends[end[q]] = true
-	}
+	return woke
+}
 
-	// The original rules, on the round's copy of the globals.
-	lift := s.lifter(b)
+// originalRules adds every original rule and receive relation on the
+// running round's copy of the globals (lift): the paper's Fig. 1, second
+// column ("if k = 1 then τ(st, 1) else if k = 2 then τ(st, 2) ..."), and
+// the first rule of its Fig. 4, in both forms. The step that wakes a
+// dormant slot becomes a push of the procedure's entry above woke.
+func (s *Net) originalRules(b *pds.Builder, lift func(bdd.Node) bdd.Node, woke *pds.Label) {
+	net := s.Orig
 	for _, r := range net.Rules {
 		from, to := s.labels[r.From], s.labels[r.To]
 		switch {
 		case r.Kind == pds.Step && net.IsDormant(r.From):
-			// A slot wakes up: a push of the procedure's entry above $woke.
 			b.Push(from, to, woke, lift(r.Rel), r.Pos)
 		case r.Kind == pds.Step:
 			b.Step(from, to, lift(r.Rel), r.Pos)
@@ -377,119 +316,6 @@ func (s *Net) rules(b *pds.Builder) error {
 			b.SetRecv(s.labels[l], lift(*l.Recv))
 		}
 	}
-
-	// The scheduler's rules.
-	unchanged := func(except ...ctrl) bdd.Node {
-		var gs []*pds.Global
-		for _, x := range except {
-			gs = append(gs, x.bits...)
-		}
-		return n.Unchanged(gs...)
-	}
-	cur := func(g *pds.Global) bdd.Vec { return n.GlobalVec(g, pds.GCur) }
-	// check(k): the guesses of rounds 2..k are confirmed: the last values
-	// of round r are the guessed start of round r+1.
-	check := func(k ctrl) bdd.Node {
-		c := m.True()
-		for r := 0; r+1 < K; r++ {
-			eq := m.True()
-			for i := range s.copies {
-				eq = m.And(eq, m.Eq(cur(s.copies[i][r]), cur(s.guess[i][r+1])))
-			}
-			c = m.And(c, m.Imp(m.Gt(k.vec(m, pds.GCur), m.ConstVec(uint64(r), len(k.bits))), eq))
-		}
-		return c
-	}
-	flag := func(l *pds.Label) bdd.Node {
-		return m.And(s.err.is(m, pds.GCur, 0), s.err.is(m, pds.GNext, uint64(s.errID[l])),
-			m.Eq(s.errThread.vec(m, pds.GNext), s.thread.vec(m, pds.GCur)), m.Eq(s.errRound.vec(m, pds.GNext), s.round.vec(m, pds.GCur)))
-	}
-	first := make([]*pds.Label, nt) // the label pushed to start thread j
-	firstLocals := make([]bdd.Node, nt)
-	for j := 1; j < nt; j++ {
-		first[j], firstLocals[j] = s.loader(b, net.Threads[j], j, procOf, sp)
-		run[j] = b.Label(sp, fmt.Sprintf("$run%d", j+1), pds.Pos{})
-		after[j] = b.Label(sp, fmt.Sprintf("$after%d", j+1), pds.Pos{})
-		active = append(active, after[j])
-		b.Push(run[j], first[j], after[j], m.And(n.Unchanged(), firstLocals[j]), pds.Pos{})
-	}
-	// sw(j): thread j-1 is abandoned, thread j starts in round 1.
-	sw := func(j int, q *pds.Proc, extra ...ctrl) bdd.Node {
-		keep := unchanged(append([]ctrl{s.thread, s.round}, extra...)...)
-		return m.And(s.thread.is(m, pds.GCur, uint64(j-1)), s.thread.is(m, pds.GNext, uint64(j)), s.round.is(m, pds.GNext, 0),
-			keep, n.LocalsUnchanged(q, pds.LSaved))
-	}
-	lastThread := s.thread.is(m, pds.GCur, uint64(nt-1))
-	for _, l := range active {
-		q := l.Proc
-		same := n.LocalsUnchanged(q, pds.LNext)
-		if K > 1 {
-			inc := m.And(m.Gt(s.round.vec(m, pds.GNext), s.round.vec(m, pds.GCur)), s.round.valid(m, pds.GNext), unchanged(s.round), same)
-			b.Step(l, l, inc, pds.Pos{})
-		}
-		for j := 1; j < nt; j++ {
-			b.Push(l, run[j], dead[q], sw(j, q), pds.Pos{})
-		}
-		fin := m.And(lastThread, m.Not(s.err.is(m, pds.GCur, 0)), check(s.errRound), n.Unchanged(), same)
-		b.Step(l, end[q], fin, pds.Pos{})
-	}
-	for _, e := range errLabels {
-		l := s.labels[e]
-		q := l.Proc
-		for j := 1; j < nt; j++ {
-			b.Push(l, run[j], dead[q], m.And(sw(j, q, s.err, s.errThread, s.errRound), flag(e)), pds.Pos{})
-		}
-		fin := m.And(lastThread, flag(e), check(s.round), unchanged(s.err, s.errThread, s.errRound), n.LocalsUnchanged(q, pds.LNext))
-		b.Step(l, end[q], fin, pds.Pos{})
-	}
-
-	// The thread: thread 1's stack above $base.
-	stack := []pds.Frame{{Label: base}}
-	if nt > 0 {
-		for _, f := range net.Threads[0].Stack {
-			stack = append(stack, pds.Frame{Label: s.labels[f.Label], Locals: f.Locals})
-		}
-	}
-	b.Thread("seq", stack...)
-	return m.Err()
-}
-
-// loader returns the label that the switch to thread j pushes, with the
-// locals of that frame (in LNext): the top of thread j's initial stack
-// when it has one frame; otherwise the first of a chain of loader labels
-// that push the frames one by one (the frames of a CUBA model); for an
-// empty stack, a frame of the scheduler that pops at once.
-func (s *Net) loader(b *pds.Builder, t *pds.Thread, j int, procOf map[*pds.Proc]*pds.Proc, sp *pds.Proc) (*pds.Label, bdd.Node) {
-	n := b.Net()
-	m := n.M
-	frame := func(i, c int) bdd.Node {
-		f := t.Stack[i]
-		return n.FrameRel(pds.Frame{Label: s.labels[f.Label], Locals: f.Locals}, c)
-	}
-	keep := n.Unchanged()
-	switch len(t.Stack) {
-	case 0:
-		l := b.Label(sp, fmt.Sprintf("$empty%d", j+1), pds.Pos{})
-		b.Pop(l, m.And(keep, m.Eq(n.RetVec(n.RetBits), m.ConstVec(0, n.RetBits))), pds.Pos{})
-		return l, m.True()
-	case 1:
-		return s.labels[t.Stack[0].Label], frame(0, pds.LNext)
-	}
-	var loads []*pds.Label // loads[i] holds frame i while frame i+1 is pushed
-	for i := 0; i+1 < len(t.Stack); i++ {
-		q := procOf[t.Stack[i].Label.Proc]
-		loads = append(loads, b.Label(q, fmt.Sprintf("$load%d.%d", j+1, i), pds.Pos{}))
-	}
-	for i, l := range loads {
-		ret := s.labels[t.Stack[i].Label]
-		to := s.labels[t.Stack[i+1].Label]
-		if i+1 < len(loads) {
-			to = loads[i+1]
-		}
-		rel := m.And(keep, frame(i+1, pds.LNext), n.LocalsUnchanged(l.Proc, pds.LSaved))
-		b.Push(l, to, ret, rel, pds.Pos{})
-	}
-	return loads[0], frame(0, pds.LNext)
 }
 
 // mapping renames the variables of an original relation for round r:

@@ -35,7 +35,7 @@
 //	$err, $errthread, $errround   which error was reached, by whom, when
 //
 // Its rules (Fig. 1 and Fig. 4 of the paper, with the threads of Section
-// 2.3):
+// 2.3; sched.go builds them, one function per construct):
 //
 //   - every original rule, as the disjunction over r of the rule on the
 //     copies x@r, guarded by $round = r, every other copy unchanged

@@ -32,107 +32,150 @@ type history struct {
 // tuple is a concrete valuation of starts and ends, as a cube over G.
 type tuple = bdd.Node
 
-// traceOf rebuilds the run of violation f.
+// traceOf rebuilds the run of violation f in the three parts of doc.go's
+// "Traces": where the violation ends (violation), the starts and ends of
+// every thread's rounds (chain), each thread's run through its rounds
+// (threadRun), and the schedule that interleaves them (schedule).
 func (z *lazy) traceOf(ctx context.Context, f engine.Found) (*engine.Trace, error) {
-	s, m, h := z.s, z.m, z.hist
-	at, ok := h.where[f.Label]
-	if !ok {
-		return nil, fmt.Errorf("%w: no round recorded for %s", symauto.ErrNoWitness, f.Label.Name)
-	}
-	jv, kv := at[0], at[1]
-	n := s.Threads
-	fail := func(format string, args ...any) (*engine.Trace, error) {
-		return nil, fmt.Errorf("%w: %s", symauto.ErrNoWitness, fmt.Sprintf(format, args...))
-	}
-	// The last configuration: thread jv with the error on top.
-	lastSat, err := z.recorded(ctx, jv, kv)
+	v, err := z.violation(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	last, ok := lastSat.Result().PickPath(m.True(), symauto.TopCond{Label: s.labels[f.Label]})
-	if !ok {
-		return fail("thread %d's round %d has no configuration with %s on top", jv, kv+1, f.Label.Name)
-	}
-	g, _ := z.sp.Concrete(last)
-	// rounds[i]: the rounds thread i has run when thread jv reaches the
-	// error (those before jv have run round kv too).
-	rounds := make([]int, n)
-	for i := range n {
-		rounds[i] = kv
-		if i < jv {
-			rounds[i] = kv + 1
-		}
-	}
-	rounds[jv] = kv + 1
-	starts, ends := z.chain(g, jv, kv, rounds)
+	n := z.s.Threads
+	rounds := roundsRun(n, v.jv, v.kv)
+	starts, ends := z.chain(v.g, v.jv, v.kv, rounds)
 	if starts == nil {
-		return fail("no run of the other threads fits the violation's starts")
+		return nil, noWitness("no run of the other threads fits the violation's starts")
 	}
-	// Each thread's run, round by round.
 	runs := make([][][]symauto.BackStep, n) // [thread][round] steps
 	firsts := make([][]symauto.Frame, n)    // initial stacks
 	var initial []uint64
 	for i := range n {
-		var p symauto.Path
-		r := rounds[i] - 1
-		if r < 0 {
-			// Never ran (thread jv's successors before its first round):
-			// its initial configuration.
-			a := z.sp.Init(s.Net.Threads[i])
-			p, ok = a.PickPath(m.True(), symauto.TopCond{Any: true})
-			if !ok {
-				return fail("thread %d has no initial configuration", i)
-			}
-			_, firsts[i] = z.sp.Concrete(p)
-			continue
+		var gs []uint64
+		runs[i], firsts[i], gs, err = z.threadRun(ctx, i, rounds[i], v, starts[i], ends[i])
+		if err != nil {
+			return nil, err
 		}
-		var sat *symauto.Saturation
-		if i == jv {
-			p, sat = last, lastSat
-		} else {
-			if sat, err = z.recorded(ctx, i, r); err != nil {
-				return nil, err
-			}
-			p, ok = sat.Result().PickPath(m.And(starts[i], ends[i]), symauto.TopCond{Any: true})
-			if !ok {
-				return fail("thread %d has no configuration with the chosen starts and ends after round %d", i, r+1)
-			}
-		}
-		runs[i] = make([][]symauto.BackStep, rounds[i])
-		for ; r >= 0; r-- {
-			if sat == nil {
-				if sat, err = z.recorded(ctx, i, r); err != nil {
-					return nil, err
-				}
-			}
-			start, steps, err := sat.Back(ctx, p)
-			if err != nil {
-				return nil, err
-			}
-			runs[i][r] = steps
-			gs, stack := z.sp.Concrete(start)
-			if r == 0 {
-				firsts[i] = stack
-				if i == 0 {
-					initial = gs
-				}
-				break
-			}
-			// The same configuration in the previous round's result:
-			// Reassign changed the round only.
-			z.setRound(gs, r-1)
-			if sat, err = z.recorded(ctx, i, r-1); err != nil {
-				return nil, err
-			}
-			if p, err = sat.Result().FindPath(m.True(), gs, stack); err != nil {
-				return nil, err
-			}
+		if i == 0 {
+			initial = gs
 		}
 	}
 	if initial == nil {
-		return fail("thread 1 did not run")
+		return nil, noWitness("thread 1 did not run")
 	}
-	return z.schedule(initial, firsts, runs, jv, kv), m.Err()
+	return z.schedule(initial, firsts, runs, v.jv, v.kv), z.m.Err()
+}
+
+// noWitness is the error of a trace that cannot be rebuilt (an internal
+// error: the analysis found the violation).
+func noWitness(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", symauto.ErrNoWitness, fmt.Sprintf(format, args...))
+}
+
+// violationEnd is the last configuration of a violation: thread jv's, in
+// round kv (from 0), with the error on top.
+type violationEnd struct {
+	jv, kv int
+	sat    *symauto.Saturation // thread jv's recorded post* of round kv
+	last   symauto.Path        // the configuration in sat's result
+	g      []uint64            // its globals
+}
+
+// violation finds the last configuration of violation f: thread jv with
+// the error on top, in its recorded post* of round kv. The copies of
+// earlier rounds are frozen, so its globals hold thread jv's starts and
+// ends of every round.
+func (z *lazy) violation(ctx context.Context, f engine.Found) (violationEnd, error) {
+	s, m := z.s, z.m
+	at, ok := z.hist.where[f.Label]
+	if !ok {
+		return violationEnd{}, noWitness("no round recorded for %s", f.Label.Name)
+	}
+	v := violationEnd{jv: at[0], kv: at[1]}
+	var err error
+	if v.sat, err = z.recorded(ctx, v.jv, v.kv); err != nil {
+		return violationEnd{}, err
+	}
+	v.last, ok = v.sat.Result().PickPath(m.True(), symauto.TopCond{Label: s.labels[f.Label]})
+	if !ok {
+		return violationEnd{}, noWitness("thread %d's round %d has no configuration with %s on top", v.jv, v.kv+1, f.Label.Name)
+	}
+	v.g, _ = z.sp.Concrete(v.last)
+	return v, nil
+}
+
+// roundsRun returns the rounds each of n threads has run when thread jv
+// reaches the error in round kv (from 0): kv+1 for thread jv and those
+// before it, kv for those after it.
+func roundsRun(n, jv, kv int) []int {
+	rounds := make([]int, n)
+	for i := range n {
+		rounds[i] = kv
+		if i <= jv {
+			rounds[i] = kv + 1
+		}
+	}
+	return rounds
+}
+
+// threadRun returns thread i's run through its first rounds rounds: the
+// steps of each round, its initial stack and, when it ran, its initial
+// globals. Its last configuration is thread jv's at the violation, or
+// one of its last round's result with the chosen start and end; a thread
+// that never ran (one after jv before its first round) has its initial
+// configuration and no steps.
+func (z *lazy) threadRun(ctx context.Context, i, rounds int, v violationEnd, start, end tuple) ([][]symauto.BackStep, []symauto.Frame, []uint64, error) {
+	m := z.m
+	r := rounds - 1
+	if r < 0 {
+		a := z.sp.Init(z.s.Net.Threads[i])
+		p, ok := a.PickPath(m.True(), symauto.TopCond{Any: true})
+		if !ok {
+			return nil, nil, nil, noWitness("thread %d has no initial configuration", i)
+		}
+		_, first := z.sp.Concrete(p)
+		return nil, first, nil, nil
+	}
+	p, sat := v.last, v.sat
+	if i != v.jv {
+		var err error
+		if sat, err = z.recorded(ctx, i, r); err != nil {
+			return nil, nil, nil, err
+		}
+		var ok bool
+		if p, ok = sat.Result().PickPath(m.And(start, end), symauto.TopCond{Any: true}); !ok {
+			return nil, nil, nil, noWitness("thread %d has no configuration with the chosen starts and ends after round %d", i, r+1)
+		}
+	}
+	return z.walkBack(ctx, i, r, p, sat)
+}
+
+// walkBack walks configuration p of thread i's recorded post* sat of
+// round r back to the thread's initial stack, round by round
+// (symauto.Saturation.Back): between two rounds only $round differs
+// (Reassign), so the path continues from the same configuration in the
+// previous round's result. It returns the steps of rounds 0..r, the
+// initial stack and the initial globals.
+func (z *lazy) walkBack(ctx context.Context, i, r int, p symauto.Path, sat *symauto.Saturation) ([][]symauto.BackStep, []symauto.Frame, []uint64, error) {
+	runs := make([][]symauto.BackStep, r+1)
+	for ; ; r-- {
+		start, steps, err := sat.Back(ctx, p)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		runs[r] = steps
+		gs, stack := z.sp.Concrete(start)
+		if r == 0 {
+			return runs, stack, gs, nil
+		}
+		z.setRound(gs, r-1)
+		if sat, err = z.recorded(ctx, i, r-1); err != nil {
+			return nil, nil, nil, err
+		}
+		if p, err = sat.Result().FindPath(z.m.True(), gs, stack); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 }
 
 // setRound sets the $round bits of a valuation of the lazy network's
