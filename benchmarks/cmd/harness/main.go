@@ -56,6 +56,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	engines := fs.Bool("engines", false, "run the engines experiment instead: cbr lazy against seq eager and seq lazy on the Lal-Reps\n"+
 		"Bluetooth family, the binary search tree and Vector (writes DIR/engines.md, engines.csv, engines.svg;\n"+
 		"--only matches model names; the default timeout is then 60s)")
+	var suite benchmarks.Suite
+	fs.IntVarP(&suite.Jobs, "jobs", "j", 1, "run `N` experiments at a time, each in a cbreach process of its own (cbreach suite --jobs);\n"+
+		"the default, one after the other, keeps the times apart (two runs at once slow each other down)")
+	fs.BoolVar(&suite.Slurm, "slurm", false, "run the experiments as one Slurm job array (cbreach suite --slurm; the binary and --tasks\n"+
+		"must then be on a filesystem the nodes share)")
+	partition := fs.String("slurm-partition", "", "Slurm: submit to `PARTITION`")
+	slurmArgs := fs.String("slurm-args", "", "Slurm: more sbatch `OPTIONS` (cbreach suite --slurm-args)")
+	fs.StringVar(&suite.Exe, "cbreach", "", "run the experiments with the cbreach binary at `PATH` (default: build ./cmd/cbreach into a temporary directory)")
+	fs.StringVar(&suite.TaskDir, "tasks", "", "write the experiments' task definitions (and their models) into `DIR` and keep them\n"+
+		"(default: a temporary directory; cbreach suite DIR runs them again)")
 	replot := fs.Bool("plot", false, "run nothing: redraw DIR/vector.svg from the DIR/results.csv of an earlier run and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
@@ -92,6 +102,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	switch {
+	case suite.Jobs < 1:
+		fmt.Fprintf(stderr, "harness: --jobs: need at least 1, got %d\n", suite.Jobs)
+		return exitUsage
+	case suite.Slurm && fs.Changed("jobs"):
+		fmt.Fprintf(stderr, "harness: --jobs does not go with --slurm\n")
+		return exitUsage
+	case !suite.Slurm && (*partition != "" || *slurmArgs != ""):
+		fmt.Fprintf(stderr, "harness: --slurm-partition and --slurm-args go with --slurm\n")
+		return exitUsage
+	case *engines && (fs.Changed("jobs") || suite.Slurm || suite.Exe != "" || suite.TaskDir != ""):
+		fmt.Fprintf(stderr, "harness: --engines runs in this process, one run after the other: no --jobs, --slurm, --cbreach or --tasks\n")
+		return exitUsage
+	}
+	if *partition != "" {
+		suite.Args = append(suite.Args, "--slurm-partition", *partition)
+	}
+	if *slurmArgs != "" {
+		suite.Args = append(suite.Args, "--slurm-args", *slurmArgs)
+	}
 	if *engines {
 		if !fs.Changed("timeout") {
 			*timeout = 60 * time.Second
@@ -121,12 +151,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "harness: %d runs (set %s), timeout %s per run, BDD kernel %s\n", len(exps), *set, *timeout, bdd.Kernel)
+	if suite.Exe == "" {
+		dir, err := os.MkdirTemp("", "harness-cbreach-")
+		if err != nil {
+			fmt.Fprintf(stderr, "harness: %v\n", err)
+			return exitUsage
+		}
+		defer os.RemoveAll(dir)
+		if suite.Exe, err = benchmarks.BuildCbreach(ctx, dir); err != nil {
+			fmt.Fprintf(stderr, "harness: %v\n", err)
+			return exitUsage
+		}
+	}
+	how := fmt.Sprintf("%d at a time", suite.Jobs)
+	if suite.Slurm {
+		how = "as a Slurm job array"
+	}
+	fmt.Fprintf(stderr, "harness: %d runs (set %s) with cbreach suite, %s, timeout %s per run\n", len(exps), *set, how, *timeout)
 	name := *set
 	if *only != "" {
 		name += fmt.Sprintf(", only %q", *only)
 	}
-	rep, err := benchmarks.Harness(ctx, benchmarks.Options{Experiments: exps, Timeout: *timeout, OutDir: *out, Set: name, Log: stderr})
+	rep, err := benchmarks.Harness(ctx, benchmarks.Options{Experiments: exps, Timeout: *timeout, OutDir: *out, Set: name, Log: stderr, Suite: suite})
 	if err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return exitUsage
