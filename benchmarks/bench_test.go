@@ -8,8 +8,20 @@ import (
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 )
+
+// analyze runs the named engine of the table (package cbr/engines) with
+// its settings: the Go benchmarks choose their engines as the command
+// line does.
+func analyze(name string, set engines.Settings, net *pds.Network, opts engine.Options) (*engine.Result, error) {
+	entry, err := engines.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return entry.New(set).Analyze(context.Background(), net, opts)
+}
 
 // runInProcess runs an experiment as the harness's tasks do (the whole
 // bound, every view tuple counted, no limit on eager splits, no traces),
@@ -24,13 +36,8 @@ func runInProcess(e Experiment) Run {
 		return r
 	}
 	r.Expected = want
-	entry, err := engines.Lookup(cbr.Name)
-	if err != nil {
-		r.Status, r.Detail = StatusError, err.Error()
-		return r
-	}
 	// MaxTuples -1: no limit (0 would be the engine's default limit).
-	res, err := entry.New(engines.Settings{Split: e.Split, Prune: cbr.PruneNone}).Analyze(context.Background(), net,
+	res, err := analyze(cbr.Name, engines.Settings{Split: e.Split, Prune: cbr.PruneNone}, net,
 		engine.Options{Bound: e.Contexts, All: true, Limits: engine.Limits{MaxTuples: -1}})
 	if res == nil || err != nil {
 		r.Status, r.Detail = StatusError, fmt.Sprint(err)
