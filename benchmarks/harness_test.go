@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/split"
 )
 
@@ -258,13 +260,17 @@ func TestMain(m *testing.M) {
 // jobs at a time.
 func tiny(t *testing.T, jobs int) (*Report, string) {
 	t.Helper()
+	return tinyWith(t, Suite{Exe: cbreachBinary(t), Jobs: jobs})
+}
+
+func tinyWith(t *testing.T, s Suite) (*Report, string) {
+	t.Helper()
 	exps, err := Select("all", mustOnly(t, `bluetooth-v1-a1s1/k3|vector-java5-b[12]/k3|vector-java6-b1/k3/lazy`))
 	if err != nil || len(exps) != 7 {
 		t.Fatalf("Select: got %d experiments, %v; want 7", len(exps), err)
 	}
 	dir := t.TempDir()
-	rep, err := Harness(context.Background(), Options{Experiments: exps, Timeout: time.Minute, OutDir: dir, Set: "test",
-		Suite: Suite{Exe: cbreachBinary(t), Jobs: jobs}})
+	rep, err := Harness(context.Background(), Options{Experiments: exps, Timeout: time.Minute, OutDir: dir, Set: "test", Suite: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,6 +366,35 @@ func TestHarness(t *testing.T) {
 	svg := read(dir1, "vector.svg")
 	if !strings.Contains(svg, "<svg") || !strings.Contains(svg, "Java 5 eager") || !strings.Contains(svg, "view tuples") {
 		t.Errorf("vector.svg: not the plot:\n%.300s", svg)
+	}
+}
+
+// TestHarnessSlurm runs the tiny experiments as a Slurm job array on a
+// real cluster (benchmarks/slurm/local-cluster.sh starts one on this
+// machine) and checks that the tables are those of a local run but for
+// the times and peak nodes.
+func TestHarnessSlurm(t *testing.T) {
+	tier.SkipUnlessLong(t, "submits a job array to Slurm and waits for it")
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		t.Skip("no sbatch: start a cluster with benchmarks/slurm/local-cluster.sh")
+	}
+	local, dir1 := tiny(t, 1)
+	slurm, dir2 := tinyWith(t, Suite{Exe: cbreachBinary(t), Slurm: true, Args: []string{"--max-memory", "1GiB"}, TaskDir: t.TempDir()})
+	if slurm.Mismatch != 0 || len(slurm.Runs) != len(local.Runs) {
+		t.Fatalf("Slurm: %d runs, %d mismatches; want %d, 0", len(slurm.Runs), slurm.Mismatch, len(local.Runs))
+	}
+	for _, f := range []string{"results.md", "results.csv"} {
+		a, err1 := os.ReadFile(filepath.Join(dir1, f))
+		b, err2 := os.ReadFile(filepath.Join(dir2, f))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if f == "results.md" && mdWithoutTimes(string(a)) != mdWithoutTimes(string(b)) {
+			t.Errorf("results.md differs between a local run and Slurm:\n%s\n%s", a, b)
+		}
+		if f == "results.csv" && !slices.EqualFunc(withoutTimes(t, string(a)), withoutTimes(t, string(b)), slices.Equal) {
+			t.Errorf("results.csv differs between a local run and Slurm:\n%s\n%s", a, b)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -145,6 +146,11 @@ func runSuite(ctx context.Context, s Suite, dir string, timeout time.Duration, l
 	args := []string{"suite", "--figures", "--json-file", report, "--timeout", timeout.String()}
 	if s.Slurm {
 		args = append(args, "--slurm")
+		if !slices.ContainsFunc(s.Args, func(a string) bool { return strings.HasPrefix(a, "--slurm-dir") }) {
+			// The script, the jobs and the results beside the tasks (on the
+			// shared filesystem they must be on), not in the working directory.
+			args = append(args, "--slurm-dir", filepath.Join(dir, "slurm"))
+		}
 	} else {
 		args = append(args, "--jobs", strconv.Itoa(max(1, s.Jobs)))
 	}
