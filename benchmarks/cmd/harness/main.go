@@ -1,11 +1,14 @@
 // Command harness runs the benchmark models under eager and lazy splitting
-// and writes the results as a Markdown table, a CSV file and an SVG plot
-// of the Vector family (see package benchmarks).
+// as tasks of cbreach suite, one after the other by default, and writes
+// the results as a Markdown table, a CSV file and an SVG plot of the
+// Vector family (see package benchmarks).
 //
 //	go run ./benchmarks/cmd/harness                 # the default set, under 10 minutes on 2 cores
 //	go run ./benchmarks/cmd/harness --set large     # the larger runs only
 //	go run ./benchmarks/cmd/harness --set all --only 'vector-java6-.*' --timeout 30m
 //	go run ./benchmarks/cmd/harness --plot              # redraw vector.svg from results.csv
+//	go run ./benchmarks/cmd/harness --jobs 2            # through cbreach suite, two runs at a time
+//	go run ./benchmarks/cmd/harness --slurm --tasks DIR # as one Slurm job array (DIR shared with the nodes)
 //	go run ./benchmarks/cmd/harness --engines           # cbr against seq eager and lazy: engines.md, .csv, .svg
 //
 // Exit status: 0 every run as expected (runs cut off by the timeout
