@@ -179,7 +179,7 @@ func Harness(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := runSuite(ctx, opts.Suite, dir, opts.Timeout, log)
+	rows, err := runSuite(ctx, opts.Suite, dir, files, opts.Timeout, log)
 	if err != nil {
 		return nil, err
 	}

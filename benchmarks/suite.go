@@ -71,11 +71,22 @@ func TaskFile(i int, e Experiment) string {
 // (TaskFile), with the expected verdict and fewest contexts of the
 // model's EXPECTED line at its bound and the harness's settings: the whole
 // bound explored (all), every view tuple counted (prune: none), no limit
-// on eager splits (max_tuples: 0) and no traces, as the paper counts. It
-// returns the task files in the order of exps.
+// on eager splits (max_tuples: 0) and no traces, as the paper counts. The
+// task files of an earlier call in dir (named as TaskFile names them) are
+// removed first, so that dir holds these experiments only. It returns the
+// task files in the order of exps.
 func WriteTasks(dir string, exps []Experiment) ([]string, error) {
 	for _, d := range []string{"models", "properties"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	old, err := filepath.Glob(filepath.Join(dir, "[0-9][0-9][0-9]-*-k*-*.yml"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range old {
+		if err := os.Remove(f); err != nil {
 			return nil, err
 		}
 	}
@@ -137,11 +148,11 @@ type suiteRow struct {
 	} `json:"figures"`
 }
 
-// runSuite runs the task files of dir with `cbreach suite` and returns
+// runSuite runs the task files (in dir) with `cbreach suite` and returns
 // its rows by task file name. The suite's progress line goes to log (a
 // terminal shows it); its table goes nowhere, the harness writes its own.
 // Cancelling ctx interrupts the suite, which keeps the finished rows.
-func runSuite(ctx context.Context, s Suite, dir string, timeout time.Duration, log io.Writer) (map[string]*suiteRow, error) {
+func runSuite(ctx context.Context, s Suite, dir string, files []string, timeout time.Duration, log io.Writer) (map[string]*suiteRow, error) {
 	report := filepath.Join(dir, "suite.json")
 	args := []string{"suite", "--figures", "--json-file", report, "--timeout", timeout.String()}
 	if s.Slurm {
@@ -154,7 +165,7 @@ func runSuite(ctx context.Context, s Suite, dir string, timeout time.Duration, l
 	} else {
 		args = append(args, "--jobs", strconv.Itoa(max(1, s.Jobs)))
 	}
-	args = append(append(args, s.Args...), dir)
+	args = append(append(args, s.Args...), files...)
 	os.Remove(report)
 	cmd := exec.Command(s.Exe, args...)
 	var stderr bytes.Buffer
