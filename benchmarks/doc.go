@@ -22,17 +22,24 @@
 //     searcher, with a compare-and-swap and a racy insert, at 4 and 5
 //     contexts.
 //
-// That is the default set, 102 runs, about 2 minutes on a 2-core machine
+// That is the default set, 104 runs, about 2 minutes on a 2-core machine
 // with the buddy kernel and about 5 with the default one. The large set
 // adds eager Vector at 11 to 16 bits (each bit doubles the view tuples and
 // more than doubles the time: 12 bits already take minutes), the Lal-Reps
 // family at 5 contexts and the trees at 6.
 //
-// Harness runs the experiments one after the other (timing would suffer
-// from parallel runs), each on a freshly compiled network with its own BDD
-// manager, with cbr.Analyze exploring the whole bound (All) and keeping
-// identical view tuples (no Dedup): the paper's counting. It checks each
-// verdict and fewest contexts against the model's EXPECTED line (with
+// Harness writes the experiments as task definitions (WriteTasks,
+// docs/tasks.md) and runs them with `cbreach suite` (suite.go): each run a
+// cbreach process of its own that compiles the model and explores the
+// whole bound (--all) keeping identical view tuples (--prune none), the
+// paper's counting, without traces or a limit on eager splits. The runs go
+// one after the other by default (timing would suffer from parallel runs),
+// Suite.Jobs at a time, or as one Slurm job array: the suite's machinery.
+// The harness reads the suite's JSON rows with their work figures
+// (cbreach suite --figures: view tuples by contexts, post* calls, peak
+// BDD nodes, the analysis time); it talks to the suite through its files
+// and JSON, since the suite belongs to the command, a sibling package.
+// It checks each verdict and fewest contexts against the model's EXPECTED line (with
 // bound k, a violation first reachable with N contexts must be found with
 // exactly N contexts when k >= N, and the model must be safe when k < N),
 // and writes, into the output directory,
@@ -76,8 +83,14 @@
 // (and lists those runs last), 3 when interrupted (the files then hold the
 // runs done before), 0 otherwise, timeouts included.
 //
-// The Go benchmarks run the paper's Bluetooth cases and Vector at 1, 4 and
-// 8 bits, reporting view tuples and peak nodes:
+// --jobs N, --slurm (with --slurm-partition and --slurm-args), --cbreach
+// PATH and --tasks DIR say how the runs are made (benchmarks/README.md).
+//
+// The engines experiment (engines.go, --engines) still runs in the
+// harness's process, through the table of engines (package cbr/engines).
+// So do the Go benchmarks, which time the analysis itself many times
+// over; they run the paper's Bluetooth cases and Vector at 1, 4 and 8
+// bits, reporting view tuples and peak nodes:
 //
 //	go test -run '^$' -bench . ./benchmarks
 package benchmarks

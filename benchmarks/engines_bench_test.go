@@ -1,12 +1,12 @@
 package benchmarks
 
 import (
-	"context"
 	"fmt"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
@@ -57,18 +57,18 @@ func BenchmarkEngines(b *testing.B) {
 				for b.Loop() {
 					net := compileExperiment(b, e)
 					if eng == "cbr-lazy" {
-						r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: e.Contexts, All: true})
+						r, err := analyze(cbr.Name, engines.Settings{}, net, engine.Options{Bound: e.Contexts, All: true})
 						if err != nil {
 							b.Fatal(err)
 						}
 						tuples = r.Stats.ViewTuples
 						continue
 					}
-					r, err := states.Engine{NoPOR: eng == "explicit-no-por"}.Analyze(context.Background(), net, engine.Options{Bound: e.Contexts, All: true})
+					r, err := analyze(states.Name, engines.Settings{NoPOR: eng == "explicit-no-por"}, net, engine.Options{Bound: e.Contexts, All: true})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if r.Verdict == cbr.Unknown {
+					if r.Verdict == engine.Unknown {
 						b.Fatalf("%s: %s", e.ID(), r.Reason)
 					}
 					nstates, perBound = states.Figures(r).States, states.Figures(r).StatesPerLevel

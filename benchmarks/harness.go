@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -37,13 +37,14 @@ type Run struct {
 	Status   Status
 	Detail   string // why, for a status other than ok
 
-	Verdict        cbr.Verdict
+	Verdict        engine.Verdict
 	Fewest         int // fewest contexts of a violation; -1 for none
 	ViewTuples     int
 	TuplesPerLevel []int
 	PostStarCalls  int
 	PeakNodes      int
-	Time           time.Duration // the analysis alone (cbr.Result.Stats.Time)
+	Time           time.Duration // the analysis alone (cbreach's stats.timeSeconds)
+	Kernel         string        // the BDD kernel of the run ("" when unknown)
 }
 
 // Complete tells whether the analysis explored the whole bound, so that its
@@ -56,48 +57,12 @@ func (r *Run) VerdictText() string {
 	case StatusError:
 		return "error"
 	case StatusTimeout, StatusLimit:
-		if r.Verdict == cbr.Violation {
+		if r.Verdict == engine.Violation {
 			return "violation (" + string(r.Status) + ")"
 		}
 		return string(r.Status)
 	}
 	return r.Verdict.String()
-}
-
-// RunExperiment compiles the experiment's model into a fresh network (with
-// its own BDD manager) and analyzes it with cbr.Analyze, All set and Dedup
-// off (the paper's counting: every view tuple within the bound), within
-// timeout (0: no limit). It then checks the verdict and the fewest contexts
-// against the model's EXPECTED line.
-func RunExperiment(ctx context.Context, e Experiment, timeout time.Duration) Run {
-	r := Run{Experiment: e, Fewest: -1}
-	fail := func(err error) Run {
-		r.Status, r.Detail = StatusError, err.Error()
-		return r
-	}
-	net, want, err := e.load()
-	if err != nil {
-		return fail(err)
-	}
-	r.Expected = want
-	runCtx := ctx
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	res, err := cbr.Analyze(runCtx, net, cbr.Options{Contexts: e.Contexts, Split: e.Split, All: true, Prune: cbr.PruneNone})
-	if res == nil {
-		return fail(err)
-	}
-	st := res.Stats
-	r.Verdict, r.Fewest = res.Verdict, res.Contexts()
-	r.ViewTuples, r.TuplesPerLevel, r.PostStarCalls, r.PeakNodes, r.Time = st.ViewTuples, st.TuplesPerLevel, st.PostStarCalls, st.PeakNodes, st.Time
-	if err != nil {
-		return fail(err)
-	}
-	r.Status, r.Detail = check(&r, res, runCtx.Err())
-	return r
 }
 
 // load compiles the experiment's model into a fresh network (with its
@@ -115,11 +80,12 @@ func (e Experiment) load() (*pds.Network, Expected, error) {
 	return net, want, err
 }
 
-// check compares a result with the expected verdict. A run cut off by a
-// limit is still checked as far as it went: breadth-first search finds the
-// first violation with the fewest contexts, so a violation found before the
-// limit must be the expected one.
-func check(r *Run, res *cbr.Result, ctxErr error) (Status, string) {
+// check compares a run's verdict and fewest contexts with the expected
+// ones; reason is what cut the run short ("" when nothing did). A run cut
+// off by a limit is still checked as far as it went: breadth-first search
+// finds the first violation with the fewest contexts, so a violation found
+// before the limit must be the expected one.
+func check(r *Run, reason string) (Status, string) {
 	wantViolation, wantFewest := r.Expected.Within(r.Contexts)
 	want := "safe"
 	if wantViolation {
@@ -127,22 +93,21 @@ func check(r *Run, res *cbr.Result, ctxErr error) (Status, string) {
 	}
 	cut := Status("")
 	switch {
-	case errors.Is(ctxErr, context.DeadlineExceeded):
+	case strings.HasPrefix(reason, "time limit"):
 		cut = StatusTimeout
-	case res.Verdict == cbr.Unknown:
+	case r.Verdict == engine.Unknown:
 		cut = StatusLimit
 	}
-	if res.Verdict == cbr.Violation && (!wantViolation || res.Contexts() != wantFewest) {
-		return StatusMismatch, fmt.Sprintf("got a violation with %d contexts, want %s (EXPECTED: %s)", res.Contexts(), want, r.Expected)
+	if r.Verdict == engine.Violation && (!wantViolation || r.Fewest != wantFewest) {
+		return StatusMismatch, fmt.Sprintf("got a violation with %d contexts, want %s (EXPECTED: %s)", r.Fewest, want, r.Expected)
 	}
 	if cut != "" {
-		reason := res.Reason
 		if reason == "" {
 			reason = "time limit reached"
 		}
 		return cut, reason
 	}
-	if res.Verdict == cbr.Safe && wantViolation {
+	if r.Verdict == engine.Safe && wantViolation {
 		return StatusMismatch, fmt.Sprintf("got safe, want %s (EXPECTED: %s)", want, r.Expected)
 	}
 	return StatusOK, ""
@@ -154,7 +119,8 @@ type Options struct {
 	Timeout     time.Duration // per run; 0 means none
 	OutDir      string        // where to write results.md, results.csv and vector.svg
 	Set         string        // the name of the selection, for the report's header
-	Log         io.Writer     // one line per run; nil for none
+	Log         io.Writer     // the suite's progress line, then one line per run; nil for none
+	Suite       Suite         // how the runs are made: the cbreach binary, jobs or Slurm
 }
 
 // Report is the outcome of a harness run.
@@ -176,19 +142,23 @@ type Env struct {
 	NumCPU    int
 	Set       string
 	Timeout   time.Duration
+	Jobs      int  // runs at a time (cbreach suite --jobs)
+	Slurm     bool // the runs were a Slurm job array
 	Started   time.Time
 	Wall      time.Duration // the whole harness run, compilation included
 }
 
-// Harness runs the experiments one after the other (each on a fresh
-// network, with a garbage collection before it so that one run's garbage
-// does not slow the next), then writes results.md, results.csv and, when
-// complete Vector runs are among them, vector.svg into opts.OutDir (else it
-// removes an earlier vector.svg there). When ctx ends, the runs done so far
-// are written.
+// Harness writes the experiments as task definitions (WriteTasks) and
+// runs them with `cbreach suite` (opts.Suite): each run in a cbreach
+// process of its own, on a freshly compiled network, one after the other
+// unless opts.Suite says otherwise. It then checks every run against its
+// model's EXPECTED line and writes results.md, results.csv and, when
+// complete Vector runs are among them, vector.svg into opts.OutDir (else
+// it removes an earlier vector.svg there). When ctx ends, the suite is
+// interrupted and the runs done so far are written.
 func Harness(ctx context.Context, opts Options) (*Report, error) {
 	rep := &Report{Env: Env{Kernel: bdd.Kernel, GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
-		NumCPU: runtime.NumCPU(), Set: opts.Set, Timeout: opts.Timeout, Started: time.Now()}}
+		NumCPU: runtime.NumCPU(), Set: opts.Set, Timeout: opts.Timeout, Jobs: max(1, opts.Suite.Jobs), Slurm: opts.Suite.Slurm, Started: time.Now()}}
 	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -196,27 +166,43 @@ func Harness(ctx context.Context, opts Options) (*Report, error) {
 	if log == nil {
 		log = io.Discard
 	}
+	dir := opts.Suite.TaskDir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "harness-tasks-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	files, err := WriteTasks(dir, opts.Experiments)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := runSuite(ctx, opts.Suite, dir, files, opts.Timeout, log)
+	if err != nil {
+		return nil, err
+	}
 	n := len(opts.Experiments)
 	for i, e := range opts.Experiments {
-		if ctx.Err() != nil {
-			rep.Cancelled = true
-			break
+		r := fromRow(e, rows[filepath.Base(files[i])])
+		if r == nil {
+			rep.Cancelled = true // interrupted, not timed out: no run
+			continue
 		}
-		runtime.GC()
-		r := RunExperiment(ctx, e, opts.Timeout)
-		if ctx.Err() != nil {
-			rep.Cancelled = true // interrupted, not timed out: drop the run
-			break
+		if r.Kernel != "" {
+			rep.Env.Kernel = r.Kernel // the kernel of the runs, not of this process
 		}
-		rep.Runs = append(rep.Runs, r)
+		rep.Runs = append(rep.Runs, *r)
 		switch r.Status {
 		case StatusMismatch, StatusError:
 			rep.Mismatch++
 		case StatusTimeout, StatusLimit:
 			rep.Cutoff++
 		}
-		fmt.Fprintf(log, "[%*d/%d] %-36s %s\n", len(fmt.Sprint(n)), i+1, n, e.ID(), summary(&r))
+		fmt.Fprintf(log, "[%*d/%d] %-36s %s\n", len(fmt.Sprint(n)), i+1, n, e.ID(), summary(r))
 	}
+	rep.Cancelled = rep.Cancelled || ctx.Err() != nil
 	rep.Env.Wall = time.Since(rep.Env.Started)
 	write := func(name string, f func(io.Writer) error) error {
 		path := filepath.Join(opts.OutDir, name)

@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/csv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/split"
 )
 
@@ -177,32 +180,31 @@ func TestOnly(t *testing.T) {
 // TestCheck checks the comparison with the EXPECTED line, mismatches
 // included.
 func TestCheck(t *testing.T) {
-	viol := func(n int) *cbr.Result {
-		return &cbr.Result{Verdict: cbr.Violation, Violations: []cbr.Found{{Contexts: n}}}
-	}
+	const timeLimit = "time limit reached"
 	for _, c := range []struct {
-		exp    Expected
-		k      int
-		res    *cbr.Result
-		ctxErr error
-		want   Status
+		exp     Expected
+		k       int
+		verdict engine.Verdict
+		fewest  int
+		reason  string
+		want    Status
 	}{
-		{Expected{true, 3}, 3, viol(3), nil, StatusOK},
-		{Expected{true, 3}, 5, viol(3), nil, StatusOK},
-		{Expected{true, 3}, 2, &cbr.Result{Verdict: cbr.Safe}, nil, StatusOK},
-		{Expected{true, 3}, 3, &cbr.Result{Verdict: cbr.Safe}, nil, StatusMismatch},
-		{Expected{true, 3}, 4, viol(4), nil, StatusMismatch},
-		{Expected{true, 3}, 2, viol(2), nil, StatusMismatch},
-		{Expected{}, 4, &cbr.Result{Verdict: cbr.Safe}, nil, StatusOK},
-		{Expected{}, 4, viol(4), nil, StatusMismatch},
-		{Expected{}, 4, &cbr.Result{Verdict: cbr.Unknown, Reason: "time limit reached"}, context.DeadlineExceeded, StatusTimeout},
-		{Expected{true, 3}, 4, viol(3), context.DeadlineExceeded, StatusTimeout},
-		{Expected{true, 3}, 4, viol(2), context.DeadlineExceeded, StatusMismatch},
-		{Expected{}, 4, &cbr.Result{Verdict: cbr.Unknown, Reason: "BDD node limit reached"}, nil, StatusLimit},
+		{Expected{true, 3}, 3, engine.Violation, 3, "", StatusOK},
+		{Expected{true, 3}, 5, engine.Violation, 3, "", StatusOK},
+		{Expected{true, 3}, 2, engine.Safe, -1, "", StatusOK},
+		{Expected{true, 3}, 3, engine.Safe, -1, "", StatusMismatch},
+		{Expected{true, 3}, 4, engine.Violation, 4, "", StatusMismatch},
+		{Expected{true, 3}, 2, engine.Violation, 2, "", StatusMismatch},
+		{Expected{}, 4, engine.Safe, -1, "", StatusOK},
+		{Expected{}, 4, engine.Violation, 4, "", StatusMismatch},
+		{Expected{}, 4, engine.Unknown, -1, timeLimit, StatusTimeout},
+		{Expected{true, 3}, 4, engine.Violation, 3, timeLimit, StatusTimeout},
+		{Expected{true, 3}, 4, engine.Violation, 2, timeLimit, StatusMismatch},
+		{Expected{}, 4, engine.Unknown, -1, "BDD node limit reached", StatusLimit},
 	} {
-		r := &Run{Experiment: Experiment{Contexts: c.k}, Expected: c.exp}
-		if got, detail := check(r, c.res, c.ctxErr); got != c.want {
-			t.Errorf("expected %v, k %d, result %v at %d, ctx %v: got %s (%s), want %s", c.exp, c.k, c.res.Verdict, c.res.Contexts(), c.ctxErr, got, detail, c.want)
+		r := &Run{Experiment: Experiment{Contexts: c.k}, Expected: c.exp, Verdict: c.verdict, Fewest: c.fewest}
+		if got, detail := check(r, c.reason); got != c.want {
+			t.Errorf("expected %v, k %d, result %v at %d, reason %q: got %s (%s), want %s", c.exp, c.k, c.verdict, c.fewest, c.reason, got, detail, c.want)
 		}
 	}
 }
@@ -223,26 +225,65 @@ func TestExpectedText(t *testing.T) {
 	}
 }
 
-// tiny is a harness run of a few small experiments.
-func tiny(t *testing.T) (*Report, string) {
+var cbreach struct {
+	once sync.Once
+	exe  string
+	err  error
+}
+
+// cbreachBinary builds the cbreach command once for the package's tests.
+func cbreachBinary(t *testing.T) string {
+	t.Helper()
+	cbreach.once.Do(func() {
+		dir, err := os.MkdirTemp("", "benchmarks-test-")
+		if err != nil {
+			cbreach.err = err
+			return
+		}
+		cbreach.exe, cbreach.err = BuildCbreach(context.Background(), dir)
+	})
+	if cbreach.err != nil {
+		t.Fatal(cbreach.err)
+	}
+	return cbreach.exe
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cbreach.exe != "" {
+		os.RemoveAll(filepath.Dir(cbreach.exe))
+	}
+	os.Exit(code)
+}
+
+// tiny is a harness run of a few small experiments through cbreach suite,
+// jobs at a time.
+func tiny(t *testing.T, jobs int) (*Report, string) {
+	t.Helper()
+	return tinyWith(t, Suite{Exe: cbreachBinary(t), Jobs: jobs})
+}
+
+func tinyWith(t *testing.T, s Suite) (*Report, string) {
 	t.Helper()
 	exps, err := Select("all", mustOnly(t, `bluetooth-v1-a1s1/k3|vector-java5-b[12]/k3|vector-java6-b1/k3/lazy`))
 	if err != nil || len(exps) != 7 {
 		t.Fatalf("Select: got %d experiments, %v; want 7", len(exps), err)
 	}
 	dir := t.TempDir()
-	rep, err := Harness(context.Background(), Options{Experiments: exps, Timeout: 0, OutDir: dir, Set: "test"})
+	rep, err := Harness(context.Background(), Options{Experiments: exps, Timeout: time.Minute, OutDir: dir, Set: "test", Suite: s})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rep, dir
 }
 
-// TestHarness runs the harness twice on tiny experiments and checks the
-// files and that everything but the times is the same both times.
+// TestHarness runs the harness on tiny experiments through cbreach suite,
+// one run at a time and two at a time, and checks the files, that the
+// tables are the same both times but for the times and the peak nodes,
+// and that they are those of the same runs made in this process.
 func TestHarness(t *testing.T) {
-	rep1, dir1 := tiny(t)
-	rep2, dir2 := tiny(t)
+	rep1, dir1 := tiny(t, 1)
+	rep2, dir2 := tiny(t, 2)
 	for _, rep := range []*Report{rep1, rep2} {
 		if rep.Mismatch != 0 || rep.Cutoff != 0 || len(rep.Runs) != 7 || len(rep.Files) != 3 {
 			t.Fatalf("got %d runs, %d mismatches, %d cut off, files %v; want 7, 0, 0, 3 files", len(rep.Runs), rep.Mismatch, rep.Cutoff, rep.Files)
@@ -255,6 +296,12 @@ func TestHarness(t *testing.T) {
 		if r.Split == split.Lazy && r.Family == "vector" && r.ViewTuples != 3 {
 			t.Errorf("%s: got %d view tuples, want 3 (the paper's Table 1)", r.ID(), r.ViewTuples)
 		}
+		// The same run in this process, through the table of engines.
+		in := runInProcess(r.Experiment)
+		if in.Status != r.Status || in.Verdict != r.Verdict || in.Fewest != r.Fewest || in.ViewTuples != r.ViewTuples ||
+			in.PostStarCalls != r.PostStarCalls || !slices.Equal(in.TuplesPerLevel[:r.Contexts], r.TuplesPerLevel) {
+			t.Errorf("%s: through cbreach suite %+v, in this process %+v", r.ID(), r, in)
+		}
 	}
 	read := func(dir, name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, name))
@@ -265,7 +312,14 @@ func TestHarness(t *testing.T) {
 	}
 	csv1, csv2 := read(dir1, "results.csv"), read(dir2, "results.csv")
 	if a, b := withoutTimes(t, csv1), withoutTimes(t, csv2); !slices.EqualFunc(a, b, slices.Equal) {
-		t.Errorf("results differ between two runs apart from times and peak nodes:\n%v\n%v", a, b)
+		t.Errorf("results.csv differs between --jobs 1 and --jobs 2 apart from times and peak nodes:\n%v\n%v", a, b)
+	}
+	md1, md2 := read(dir1, "results.md"), read(dir2, "results.md")
+	if a, b := mdWithoutTimes(md1), mdWithoutTimes(md2); a != b {
+		t.Errorf("results.md differs between --jobs 1 and --jobs 2 apart from times and peak nodes:\n%s\n%s", a, b)
+	}
+	if !strings.Contains(md2, "7 runs, 2 at a time") || !strings.Contains(md1, "7 runs, one after the other") {
+		t.Errorf("results.md: the header does not say how the runs were made:\n%.400s\n%.400s", md1, md2)
 	}
 	if rows := withoutTimes(t, csv1); len(rows) != 8 || !slices.Equal(rows[0], withoutTimeHeader()) {
 		t.Errorf("results.csv: got %d rows, header %v", len(rows), rows[0])
@@ -278,7 +332,7 @@ func TestHarness(t *testing.T) {
 			t.Errorf("%s: peak nodes %d and %d: want positive and within 10%%", rep1.Runs[i].ID(), a, b)
 		}
 	}
-	md := read(dir1, "results.md")
+	md := md1
 	for _, s := range []string{"BDD kernel:", "CPUs", "| bluetooth-v1-a1s1 | 1 adder + 1 stopper | 3 | eager | violation at 3 | violation | 3 |",
 		"21 tuples, 1.1 s, 46k nodes (Table 2)", "## java.util.Vector", "| 1 | 16 (48) |"} {
 		if !strings.Contains(md, s) {
@@ -315,7 +369,64 @@ func TestHarness(t *testing.T) {
 	}
 }
 
+// TestHarnessSlurm runs the tiny experiments as a Slurm job array on a
+// real cluster (benchmarks/slurm/local-cluster.sh starts one on this
+// machine) and checks that the tables are those of a local run but for
+// the times and peak nodes.
+func TestHarnessSlurm(t *testing.T) {
+	tier.SkipUnlessLong(t, "submits a job array to Slurm and waits for it")
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		t.Skip("no sbatch: start a cluster with benchmarks/slurm/local-cluster.sh")
+	}
+	local, dir1 := tiny(t, 1)
+	slurm, dir2 := tinyWith(t, Suite{Exe: cbreachBinary(t), Slurm: true, Args: []string{"--max-memory", "1GiB"}, TaskDir: t.TempDir()})
+	if slurm.Mismatch != 0 || len(slurm.Runs) != len(local.Runs) {
+		t.Fatalf("Slurm: %d runs, %d mismatches; want %d, 0", len(slurm.Runs), slurm.Mismatch, len(local.Runs))
+	}
+	for _, f := range []string{"results.md", "results.csv"} {
+		a, err1 := os.ReadFile(filepath.Join(dir1, f))
+		b, err2 := os.ReadFile(filepath.Join(dir2, f))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if f == "results.md" && mdWithoutTimes(string(a)) != mdWithoutTimes(string(b)) {
+			t.Errorf("results.md differs between a local run and Slurm:\n%s\n%s", a, b)
+		}
+		if f == "results.csv" && !slices.EqualFunc(withoutTimes(t, string(a)), withoutTimes(t, string(b)), slices.Equal) {
+			t.Errorf("results.csv differs between a local run and Slurm:\n%s\n%s", a, b)
+		}
+	}
+}
+
 func abs(x int) int { return max(x, -x) }
+
+// mdWithoutTimes is a results.md without what varies from run to run: the
+// header's lines (the date, the wall time, how the runs were made), and
+// in the tables the times and peak nodes (a cell of digits and a point
+// beside the split's run, or of digits where a count of nodes is).
+func mdWithoutTimes(md string) string {
+	var out []string
+	secs := regexp.MustCompile(`^>?[0-9]+\.[0-9]{3}( \([0-9.]+\))?$`)
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "- ") {
+			continue
+		}
+		if inner, ok := strings.CutPrefix(line, "| "); ok {
+			cells := strings.Split(strings.TrimSuffix(inner, " |"), " | ")
+			if len(cells) == 12 { // a family's table: time and peak nodes are the 9th and 10th columns
+				cells[8], cells[9] = "", ""
+			}
+			for i, c := range cells {
+				if secs.MatchString(c) {
+					cells[i] = ""
+				}
+			}
+			line = "| " + strings.Join(cells, " | ") + " |"
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
 
 // varying are the CSV columns that may differ between two runs.
 var varying = []string{"time_s", "peak_nodes"}

@@ -1,12 +1,13 @@
 package benchmarks
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/split"
 )
@@ -57,7 +58,7 @@ func BenchmarkKernelConfig(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					r, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: e.Contexts, Split: e.Split, All: true})
+					r, err := analyze(cbr.Name, engines.Settings{Split: e.Split}, net, engine.Options{Bound: e.Contexts, All: true})
 					if err != nil {
 						b.Fatal(err)
 					}

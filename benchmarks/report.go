@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
 )
 
 // families are the report's sections, in order.
@@ -38,7 +38,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		}
 	}
 	b.WriteString("# cbreach: eager and lazy splitting on the benchmark models\n\n")
-	fmt.Fprintf(&b, "- Set: %s, %d runs, one after the other, per-run timeout %s.\n", env.Set, len(rep.Runs), timeoutText(env.Timeout))
+	fmt.Fprintf(&b, "- Set: %s, %d runs, %s, per-run timeout %s.\n", env.Set, len(rep.Runs), jobsText(env), timeoutText(env.Timeout))
 	fmt.Fprintf(&b, "- Machine: %s/%s, %d CPUs (runtime.NumCPU), %s; BDD kernel: %s.\n", env.GOOS, env.GOARCH, env.NumCPU, env.GoVersion, env.Kernel)
 	fmt.Fprintf(&b, "- Started %s; wall time %s (analysis alone %s).\n", env.Started.UTC().Format("2006-01-02 15:04 MST"), env.Wall.Round(time.Second), analysis.Round(time.Second))
 	fmt.Fprintf(&b, "- Result: %d ok, %d mismatches or errors, %d cut off by a limit.", ok, rep.Mismatch, rep.Cutoff)
@@ -46,8 +46,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		b.WriteString(" **Interrupted: not every experiment ran.**")
 	}
 	b.WriteString("\n\n")
-	b.WriteString("Each run compiles the model into a fresh network (its own BDD manager) and calls\n" +
-		"`cbr.Analyze` with `All` (explore the whole bound) and without `Dedup`, so every\n" +
+	b.WriteString("Each run is a task of `cbreach suite`: a cbreach process of its own compiles the model\n" +
+		"and runs `--all` (explore the whole bound) with `--prune none` (no deduplication), so every\n" +
 		"view tuple is counted as in the paper. View tuples are the work items whose post* was\n" +
 		"computed. Counts and verdicts are deterministic; times are not, nor (slightly) peak\n" +
 		"nodes. \"expected\" is what the model's `// EXPECTED:` line implies for the bound k;\n" +
@@ -168,6 +168,18 @@ func expectedText(r *Run) string {
 		return "safe (" + r.Expected.String() + ")"
 	}
 	return r.Expected.String()
+}
+
+// jobsText says how the runs were made: one after the other, N at a
+// time, or as a Slurm job array.
+func jobsText(env Env) string {
+	switch {
+	case env.Slurm:
+		return "as one Slurm job array"
+	case env.Jobs > 1:
+		return fmt.Sprintf("%d at a time", env.Jobs)
+	}
+	return "one after the other"
 }
 
 func timeoutText(d time.Duration) string {
@@ -326,9 +338,9 @@ func ReadCSV(r io.Reader) ([]Run, Env, error) {
 		}
 		switch get("verdict") {
 		case "violation":
-			run.Verdict = cbr.Violation
+			run.Verdict = engine.Violation
 		case "unknown":
-			run.Verdict = cbr.Unknown
+			run.Verdict = engine.Unknown
 		}
 		for _, f := range strings.Fields(get("tuples_per_level")) {
 			v, err := strconv.Atoi(f)

@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
@@ -9,6 +8,8 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -64,14 +65,14 @@ func BenchmarkTraces(b *testing.B) {
 				name = m.name + "/traces=on"
 			}
 			b.Run(name, func(b *testing.B) {
-				var res *cbr.Result
+				var res *engine.Result
 				var peak uint64
 				for b.Loop() {
 					net, targets := m.build()
 					h := newHeapPeak()
-					opts := cbr.Options{Contexts: m.k, Traces: on, Targets: targets, OnProgress: func(cbr.Progress) { h.observe() }}
-					r, err := cbr.Analyze(context.Background(), net, opts)
-					if err != nil || r.Verdict != cbr.Violation {
+					opts := engine.Options{Bound: m.k, Traces: on, Targets: targets, OnProgress: func(engine.Progress) { h.observe() }}
+					r, err := analyze(cbr.Name, engines.Settings{}, net, opts)
+					if err != nil || r.Verdict != engine.Violation {
 						b.Fatalf("%s: %v %v", m.name, r.Verdict, err)
 					}
 					h.observe()

@@ -39,6 +39,7 @@ type suiteConfig struct {
 	csv        string
 	md         string
 	jsonFile   string
+	figures    bool
 	slurm      bool
 	slurmDir   string
 	partition  string
@@ -96,6 +97,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.StringVar(&c.md, "md", "", "also write the table as Markdown to `FILE`")
 	fs.StringVar(&c.csv, "csv", "", "also write the table as CSV to `FILE`")
 	fs.StringVar(&c.jsonFile, "json-file", "", "also write the table as JSON to `FILE`")
+	fs.BoolVar(&c.figures, "figures", false, "add each task's work figures (view tuples, post* calls and steps, states, peak BDD nodes, the analysis time) to its JSON row")
 	fs.BoolVar(&c.slurm, "slurm", false, "run the tasks as one Slurm job array (sbatch), wait for it and collect the results")
 	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs and the results, on a filesystem the nodes share (default cbreach-slurm/ and the date and time)")
 	fs.StringVar(&c.partition, "slurm-partition", "", "Slurm: submit to `PARTITION`")
@@ -136,7 +138,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", err)
 		return suiteUsage
 	}
-	s := suite.Settings{Exe: exe, Engine: c.engine, Split: c.split, Timeout: c.timeout}
+	s := suite.Settings{Exe: exe, Engine: c.engine, Split: c.split, Timeout: c.timeout, Figures: c.figures}
 	if c.maxMemory == "" {
 		s.MaxMemory = defaultSuiteMemory(c.jobs, c.slurm)
 	} else if s.MaxMemory, err = parseSize(c.maxMemory); err != nil {

@@ -193,6 +193,50 @@ func TestSuiteVerdicts(t *testing.T) {
 	require.Equal(t, 2, code)
 }
 
+// TestSuiteFigures: with --figures each row carries its run's work figures
+// from cbreach's JSON, for every engine, and the further options of a
+// task reach cbreach (--all explores the whole bound: every level has
+// view tuples; without it the run stops at the violation).
+func TestSuiteFigures(t *testing.T) {
+	dir := t.TempDir()
+	bt := "../../examples/bluetooth.pds"
+	more := "  all: true\n  prune: none\n  max_tuples: 0\n  traces: false\n  max_threads: 3\n"
+	writeTask(t, dir, "a-cbr-all.yml", bt, "expected_verdict: false\n    expected_bound: 5", "  split: eager\n  contexts: 6\n"+more)
+	writeTask(t, dir, "b-cbr.yml", bt, "expected_verdict: false\n    expected_bound: 5", "  contexts: 6\n")
+	writeTask(t, dir, "c-seq.yml", bt, "expected_verdict: false", "  engine: seq\n  rounds: 3\n")
+	writeTask(t, dir, "d-explicit.yml", bt, "expected_verdict: true", "  engine: explicit\n  contexts: 3\n")
+	out, stderr, code := runSuiteCmd(t, "--json", "--figures", "--timeout", "60s", dir)
+	require.Equal(t, 0, code, stderr)
+	rep := readReport(t, out)
+	require.Len(t, rep.Tasks, 4)
+	for i, r := range rep.Tasks {
+		require.Equal(t, "correct", r.Outcome(), "%+v", r)
+		f := r.Figures
+		require.NotNil(t, f, r.File)
+		require.NotNil(t, f.PeakNodes, r.File) // --stats
+		if i < 3 {
+			require.Greater(t, *f.PeakNodes, 0, r.File) // the symbolic engines
+		}
+		require.NotEmpty(t, f.Kernel, r.File)
+		require.Greater(t, f.AnalysisS, 0.0, r.File)
+	}
+	all, first := rep.Tasks[0].Figures, rep.Tasks[1].Figures
+	require.Len(t, all.TuplesPerLevel, 6)
+	require.Len(t, first.TuplesPerLevel, 6)
+	require.Equal(t, 6, all.Complete)
+	require.Greater(t, all.TuplesPerLevel[5], 0)           // --all: the last level was expanded
+	require.Greater(t, *all.ViewTuples, *first.ViewTuples) // eager, no pruning, whole bound
+	require.NotNil(t, first.PostStarCalls)
+	require.Greater(t, rep.Tasks[2].Figures.Threads, 1) // seq's round-robin order
+	require.Nil(t, rep.Tasks[2].Figures.ViewTuples)
+	require.NotNil(t, rep.Tasks[3].Figures.States)
+
+	// Without --figures the rows are those of before.
+	out, _, code = runSuiteCmd(t, "--json", "--timeout", "60s", dir)
+	require.Equal(t, 0, code)
+	require.NotContains(t, out, "figures")
+}
+
 // TestSuiteLimits: a task stopped by its time limit is a timeout, one
 // stopped by its memory limit is memory; both unknown, neither wrong.
 func TestSuiteLimits(t *testing.T) {

@@ -1,11 +1,14 @@
 // Command harness runs the benchmark models under eager and lazy splitting
-// and writes the results as a Markdown table, a CSV file and an SVG plot
-// of the Vector family (see package benchmarks).
+// as tasks of cbreach suite, one after the other by default, and writes
+// the results as a Markdown table, a CSV file and an SVG plot of the
+// Vector family (see package benchmarks).
 //
 //	go run ./benchmarks/cmd/harness                 # the default set, under 10 minutes on 2 cores
 //	go run ./benchmarks/cmd/harness --set large     # the larger runs only
 //	go run ./benchmarks/cmd/harness --set all --only 'vector-java6-.*' --timeout 30m
 //	go run ./benchmarks/cmd/harness --plot              # redraw vector.svg from results.csv
+//	go run ./benchmarks/cmd/harness --jobs 2            # through cbreach suite, two runs at a time
+//	go run ./benchmarks/cmd/harness --slurm --tasks DIR # as one Slurm job array (DIR shared with the nodes)
 //	go run ./benchmarks/cmd/harness --engines           # cbr against seq eager and lazy: engines.md, .csv, .svg
 //
 // Exit status: 0 every run as expected (runs cut off by the timeout
@@ -56,6 +59,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	engines := fs.Bool("engines", false, "run the engines experiment instead: cbr lazy against seq eager and seq lazy on the Lal-Reps\n"+
 		"Bluetooth family, the binary search tree and Vector (writes DIR/engines.md, engines.csv, engines.svg;\n"+
 		"--only matches model names; the default timeout is then 60s)")
+	var suite benchmarks.Suite
+	fs.IntVarP(&suite.Jobs, "jobs", "j", 1, "run `N` experiments at a time, each in a cbreach process of its own (cbreach suite --jobs);\n"+
+		"the default, one after the other, keeps the times apart (two runs at once slow each other down)")
+	fs.BoolVar(&suite.Slurm, "slurm", false, "run the experiments as one Slurm job array (cbreach suite --slurm; the binary and --tasks\n"+
+		"must then be on a filesystem the nodes share)")
+	partition := fs.String("slurm-partition", "", "Slurm: submit to `PARTITION`")
+	slurmArgs := fs.String("slurm-args", "", "Slurm: more sbatch `OPTIONS` (cbreach suite --slurm-args)")
+	fs.StringVar(&suite.Exe, "cbreach", "", "run the experiments with the cbreach binary at `PATH` (default: build ./cmd/cbreach into a temporary directory)")
+	fs.StringVar(&suite.TaskDir, "tasks", "", "write the experiments' task definitions (and their models) into `DIR` and keep them\n"+
+		"(default: a temporary directory; cbreach suite DIR runs them again)")
 	replot := fs.Bool("plot", false, "run nothing: redraw DIR/vector.svg from the DIR/results.csv of an earlier run and exit")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
@@ -92,6 +105,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	switch {
+	case suite.Jobs < 1:
+		fmt.Fprintf(stderr, "harness: --jobs: need at least 1, got %d\n", suite.Jobs)
+		return exitUsage
+	case suite.Slurm && fs.Changed("jobs"):
+		fmt.Fprintf(stderr, "harness: --jobs does not go with --slurm\n")
+		return exitUsage
+	case !suite.Slurm && (*partition != "" || *slurmArgs != ""):
+		fmt.Fprintf(stderr, "harness: --slurm-partition and --slurm-args go with --slurm\n")
+		return exitUsage
+	case *engines && (fs.Changed("jobs") || suite.Slurm || suite.Exe != "" || suite.TaskDir != ""):
+		fmt.Fprintf(stderr, "harness: --engines runs in this process, one run after the other: no --jobs, --slurm, --cbreach or --tasks\n")
+		return exitUsage
+	}
+	if *partition != "" {
+		suite.Args = append(suite.Args, "--slurm-partition", *partition)
+	}
+	if *slurmArgs != "" {
+		suite.Args = append(suite.Args, "--slurm-args", *slurmArgs)
+	}
 	if *engines {
 		if !fs.Changed("timeout") {
 			*timeout = 60 * time.Second
@@ -121,12 +154,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "harness: %d runs (set %s), timeout %s per run, BDD kernel %s\n", len(exps), *set, *timeout, bdd.Kernel)
+	if suite.Exe == "" {
+		dir, err := os.MkdirTemp("", "harness-cbreach-")
+		if err != nil {
+			fmt.Fprintf(stderr, "harness: %v\n", err)
+			return exitUsage
+		}
+		defer os.RemoveAll(dir)
+		if suite.Exe, err = benchmarks.BuildCbreach(ctx, dir); err != nil {
+			fmt.Fprintf(stderr, "harness: %v\n", err)
+			return exitUsage
+		}
+	}
+	how := fmt.Sprintf("%d at a time", suite.Jobs)
+	if suite.Slurm {
+		how = "as a Slurm job array"
+	}
+	fmt.Fprintf(stderr, "harness: %d runs (set %s) with cbreach suite, %s, timeout %s per run\n", len(exps), *set, how, *timeout)
 	name := *set
 	if *only != "" {
 		name += fmt.Sprintf(", only %q", *only)
 	}
-	rep, err := benchmarks.Harness(ctx, benchmarks.Options{Experiments: exps, Timeout: *timeout, OutDir: *out, Set: name, Log: stderr})
+	rep, err := benchmarks.Harness(ctx, benchmarks.Options{Experiments: exps, Timeout: *timeout, OutDir: *out, Set: name, Log: stderr, Suite: suite})
 	if err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return exitUsage

@@ -28,6 +28,11 @@ func TestRun(t *testing.T) {
 		{[]string{"--only", "no-such-model"}, exitUsage, "no experiment"},
 		{[]string{"extra"}, exitUsage, "unexpected arguments"},
 		{[]string{"--list", "--only", "vector-java5-b1"}, exitOK, "vector-java5-b1/k3/lazy"},
+		{[]string{"--jobs", "0"}, exitUsage, "--jobs: need at least 1"},
+		{[]string{"--slurm", "--jobs", "2"}, exitUsage, "--jobs does not go with --slurm"},
+		{[]string{"--slurm-partition", "debug"}, exitUsage, "go with --slurm"},
+		{[]string{"--engines", "--jobs", "2"}, exitUsage, "--engines runs in this process"},
+		{[]string{"--only", "bluetooth-v1-a1s1/k3/lazy", "--cbreach", "/no/such/cbreach", "--out", dir}, exitUsage, "/no/such/cbreach: no such file"},
 		{[]string{"--only", "bluetooth-v1-a1s1/k3/eager|bluetooth-v1-a1s1", "--out", dir}, exitOK, "0 mismatches"},
 	} {
 		var stdout, stderr bytes.Buffer

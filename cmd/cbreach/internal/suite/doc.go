@@ -10,7 +10,10 @@
 //     engine, split and one bound). The YAML is read as a node tree
 //     (go.yaml.in/yaml/v3), so that every error and warning names the
 //     line of its key; a malformed file is an *Error, an unknown key a
-//     Warning. Check says whether a bound's unit fits an engine: that is
+//     Warning. The further options (More: all, prune, max_tuples, traces,
+//     max_threads) are cbreach's flags for experiments that measure the
+//     engines (the benchmark harness writes them). Check says whether a
+//     bound's unit (and prune, max_tuples) fits an engine: that is
 //     an error of one task, reported in its row, since the command's
 //     --engine may change the engine of every task.
 //   - run.go runs a Job (a task with the engine and split after the
@@ -18,7 +21,10 @@
 //     limits: cbreach keeps its own time and memory limits and reports
 //     them in its JSON; the runner interrupts a task that has not stopped
 //     30 s past its time limit, and kills it 10 s later. The peak memory
-//     is the child's maximum resident set (its rusage). RunLocal runs the
+//     is the child's maximum resident set (its rusage). With
+//     Settings.Figures the row also carries the run's work figures from
+//     cbreach's JSON (Figures: view tuples, post* calls and steps,
+//     states, peak BDD nodes, the analysis time). RunLocal runs the
 //     jobs on n workers and returns the rows in the order of the jobs,
 //     whatever the order they finish in, so that a suite's table does not
 //     depend on timing but for the times and memory.

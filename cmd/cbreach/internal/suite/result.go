@@ -44,6 +44,25 @@ type Row struct {
 	TimeS           float64 `json:"time_s"`
 	PeakMiB         float64 `json:"peak_mib"`
 	Message         string  `json:"message,omitempty"`
+	// Figures (with Settings.Figures) are the run's work figures, from
+	// cbreach's JSON; nil when it gave none.
+	Figures *Figures `json:"figures,omitempty"`
+}
+
+// Figures are the work figures of a run, as cbreach --json --stats
+// reports them (docs/json.md), for experiments that measure the engines.
+type Figures struct {
+	Reason         string  `json:"reason,omitempty"`           // why unknown, or what cut an --all run short
+	Complete       int     `json:"complete"`                   // every run with at most this many units was explored; -1 for none
+	AnalysisS      float64 `json:"analysis_s"`                 // the analysis alone, seconds (stats.timeSeconds)
+	ViewTuples     *int    `json:"view_tuples,omitempty"`      // cbr: view tuples taken from the worklist
+	TuplesPerLevel []int   `json:"tuples_per_level,omitempty"` // cbr: view tuples by contexts (or preemptions)
+	PostStarCalls  *int    `json:"post_star_calls,omitempty"`  // cbr
+	PostStarSteps  int     `json:"post_star_steps"`
+	States         *int    `json:"states,omitempty"`     // explicit: states expanded
+	Threads        int     `json:"threads,omitempty"`    // seq: the threads of the round-robin order
+	PeakNodes      *int    `json:"peak_nodes,omitempty"` // the peak BDD node table occupancy (varies from run to run)
+	Kernel         string  `json:"kernel,omitempty"`     // the BDD kernel
 }
 
 // NewRow is the row of t before it runs: its settings, no verdict.

@@ -25,6 +25,9 @@ type Settings struct {
 	Timeout    time.Duration `json:"timeout"`    // per task; 0 is none
 	MaxMemory  int64         `json:"max_memory"` // bytes per task; 0 is none
 	GoMaxProcs int           `json:"gomaxprocs"` // GOMAXPROCS of each task; 0 leaves it
+	// Figures adds each run's work figures to its row (Row.Figures), with
+	// the peak BDD nodes (cbreach --stats).
+	Figures bool `json:"figures,omitempty"`
 }
 
 // Grace is how long past its time limit a task may take to stop by
@@ -72,6 +75,25 @@ func (j *Job) Args(s Settings) []string {
 		args = append(args, "--timeout", s.Timeout.String())
 	}
 	args = append(args, "--max-memory", strconv.FormatInt(s.MaxMemory, 10)+"B")
+	if s.Figures {
+		args = append(args, "--stats")
+	}
+	m := t.More
+	if m.All {
+		args = append(args, "--all")
+	}
+	if m.Prune != "" {
+		args = append(args, "--prune", m.Prune)
+	}
+	if m.MaxTuples != nil {
+		args = append(args, "--max-tuples", strconv.Itoa(*m.MaxTuples))
+	}
+	if m.NoTraces {
+		args = append(args, "--no-trace")
+	}
+	if m.MaxThreads > 0 {
+		args = append(args, "--max-threads", strconv.Itoa(m.MaxThreads))
+	}
 	switch t.Kind {
 	case KindBP:
 		args = append(args, "--bp")
@@ -150,6 +172,9 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 		return row
 	}
 	row.Status = StatusDone
+	if s.Figures {
+		row.Figures = figures(&out)
+	}
 	switch out.Verdict {
 	case "safe":
 		row.Verdict = VerdictTrue
@@ -175,6 +200,21 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 	}
 	row.Judge()
 	return row
+}
+
+// figures are the work figures of cbreach's JSON.
+func figures(out *schema.Output) *Figures {
+	st := out.Stats
+	f := &Figures{Reason: out.Reason, Complete: out.Complete, AnalysisS: st.TimeSeconds, ViewTuples: out.ViewTuples, States: out.States,
+		PostStarSteps: st.PostStarSteps, PeakNodes: st.PeakNodes, Kernel: st.Kernel}
+	if t := st.Tuples; t != nil {
+		calls := t.PostStarCalls
+		f.PostStarCalls, f.TuplesPerLevel = &calls, t.TuplesPerLevel
+	}
+	if st.Seq != nil {
+		f.Threads = st.Seq.Threads
+	}
+	return f
 }
 
 // firstLine is ": " and the first line of a message, or "".

@@ -52,6 +52,18 @@ type Task struct {
 	Split    string `json:"split,omitempty"` // lazy or eager; "" when not given
 	Unit     string `json:"unit"`            // Contexts, Rounds or Preemptions
 	Bound    int    `json:"bound"`           // the bound, in Unit
+	More     More   `json:"more,omitzero"`   // cbreach's further settings; zero keeps its defaults
+}
+
+// More are cbreach's further settings of a task (docs/tasks.md, "Further
+// options"), for experiments that measure rather than check: the zero
+// value keeps the defaults of the cbreach command.
+type More struct {
+	All        bool   `json:"all,omitempty"`         // all: true: explore the whole bound (--all)
+	Prune      string `json:"prune,omitempty"`       // prune: subsumed, identical or none (cbr; --prune)
+	MaxTuples  *int   `json:"max_tuples,omitempty"`  // max_tuples: N, 0 for none (cbr; --max-tuples)
+	NoTraces   bool   `json:"no_traces,omitempty"`   // traces: false: build no traces (--no-trace)
+	MaxThreads int    `json:"max_threads,omitempty"` // max_threads: N, the thread bound (--max-threads)
 }
 
 // Warning is a remark on a task file that does not stop it: an unknown
@@ -378,6 +390,10 @@ func (r *reader) options(t *Task, n *yaml.Node) error {
 			if t.Split != "lazy" && t.Split != "eager" {
 				return r.errorf(v, "split: want lazy or eager, got %q", t.Split)
 			}
+		case "all", "prune", "max_tuples", "traces", "max_threads":
+			if err := r.more(&t.More, k.Value, v); err != nil {
+				return err
+			}
 		case Contexts, Rounds, Preemptions:
 			if unitKey != nil {
 				return r.errorf(k, "options: %s and %s both given: the bound has one unit", unitKey.Value, k.Value)
@@ -399,6 +415,30 @@ func (r *reader) options(t *Task, n *yaml.Node) error {
 		return r.errorf(n, "options: no bound: give one of contexts, rounds or preemptions")
 	}
 	return nil
+}
+
+// more reads one of the further options (More).
+func (r *reader) more(m *More, key string, v *yaml.Node) error {
+	var err error
+	switch key {
+	case "all":
+		m.All, err = r.boolean(v, key)
+	case "traces":
+		var on bool
+		on, err = r.boolean(v, key)
+		m.NoTraces = !on
+	case "prune":
+		if m.Prune, err = r.str(v, key); err == nil && m.Prune != "subsumed" && m.Prune != "identical" && m.Prune != "none" {
+			err = r.errorf(v, "prune: want subsumed, identical or none, got %q", m.Prune)
+		}
+	case "max_tuples":
+		var n int
+		n, err = r.count(v, key, 0)
+		m.MaxTuples = &n
+	case "max_threads":
+		m.MaxThreads, err = r.count(v, key, 1)
+	}
+	return err
 }
 
 // join resolves a path of the task file against its directory.
@@ -506,6 +546,20 @@ func Check(eng, split string, t *Task) string {
 		return fmt.Sprintf("engine %s takes no split", eng)
 	case t.Kind == KindCUBA && !e.Targets:
 		return fmt.Sprintf("engine %s checks error labels only, not CUBA targets", eng)
+	case t.More.Prune != "" && !e.Takes("prune"):
+		return fmt.Sprintf("option prune applies to engine %s only, not %s", takers("prune"), eng)
+	case t.More.MaxTuples != nil && !e.Takes("prune"):
+		return fmt.Sprintf("option max_tuples applies to engine %s only, not %s", takers("prune"), eng)
+	}
+	return ""
+}
+
+// takers names the first engine that takes a setting.
+func takers(setting string) string {
+	for _, e := range engines.All {
+		if e.Takes(setting) {
+			return e.Name
+		}
 	}
 	return ""
 }

@@ -66,6 +66,51 @@ func TestParseGood(t *testing.T) {
 	require.Equal(t, filepath.Join(dir, "s.spec"), task.Spec)
 }
 
+// TestMoreOptions: the further options are read, checked against the
+// engine, and become cbreach's flags; the work figures add --stats.
+func TestMoreOptions(t *testing.T) {
+	dir := taskDir(t)
+	task, warnings, err := parse(t, dir, good+"  all: true\n  prune: none\n  max_tuples: 0\n  traces: false\n  max_threads: 2\n")
+	require.NoError(t, err)
+	require.Empty(t, warnings)
+	zero := 0
+	require.Equal(t, More{All: true, Prune: "none", MaxTuples: &zero, NoTraces: true, MaxThreads: 2}, task.More)
+	j := Prepare(task, Settings{})
+	require.Equal(t, "", j.Err)
+	require.Equal(t, []string{"--json", "--engine", "cbr", "-k", "4", "--split", "eager", "--max-memory", "0B", "--stats",
+		"--all", "--prune", "none", "--max-tuples", "0", "--no-trace", "--max-threads", "2", "--", filepath.Join(dir, "p.pds")}, j.Args(Settings{Figures: true}))
+
+	// traces: true and all: false are cbreach's defaults: no flag.
+	task, _, err = parse(t, dir, good+"  all: false\n  traces: true\n")
+	require.NoError(t, err)
+	require.Equal(t, More{}, task.More)
+	j = Prepare(task, Settings{})
+	require.NotContains(t, strings.Join(j.Args(Settings{}), " "), "--all")
+	require.NotContains(t, strings.Join(j.Args(Settings{}), " "), "--no-trace")
+
+	// The options of cbr alone fail the task (in its row) under another engine.
+	noSplit := strings.Replace(good, "  split: eager\n", "", 1)
+	task, _, err = parse(t, dir, noSplit+"  prune: identical\n")
+	require.NoError(t, err)
+	require.Equal(t, "option prune applies to engine cbr only, not explicit", Prepare(task, Settings{Engine: "explicit"}).Err)
+	task, _, err = parse(t, dir, noSplit+"  max_tuples: 10\n")
+	require.NoError(t, err)
+	require.Equal(t, "option max_tuples applies to engine cbr only, not explicit", Prepare(task, Settings{Engine: "explicit"}).Err)
+
+	for _, c := range []struct{ add, want string }{
+		{"  all: yes please\n", `t.yml:11: all: want true or false, got "yes please"`},
+		{"  traces: 1\n", `t.yml:11: traces: want true or false, got "1"`},
+		{"  prune: some\n", `t.yml:11: prune: want subsumed, identical or none, got "some"`},
+		{"  max_tuples: -1\n", `t.yml:11: max_tuples: want a whole number of at least 0, got "-1"`},
+		{"  max_threads: 0\n", `t.yml:11: max_threads: want a whole number of at least 1, got "0"`},
+		{"  all: true\n  all: true\n", `t.yml:12: options: key "all" given twice`},
+	} {
+		_, _, err := parse(t, dir, good+c.add)
+		require.Error(t, err, c.add)
+		require.Contains(t, strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)), c.want)
+	}
+}
+
 func TestParseWarnings(t *testing.T) {
 	dir := taskDir(t)
 	src := "description: a task\n" + strings.Replace(good, "  contexts: 4\n", "  contexts: 4\n  language: C\n", 1)
