@@ -202,7 +202,7 @@
 // programs; not testing the level below either helped the trees and hurt
 // the drivers (a dropped tuple there also saves its successors' post*
 // calls). The level reached by the k-th context is still tested in
-// full, until a tuple is kept (splitLast), so that convergence is seen
+// full, until a tuple is kept (lastLevel.splits), so that convergence is seen
 // as before; runs that count preemptions, and unbounded runs, test every
 // level in full. Exactness is unchanged: a tuple kept although covered
 // adds only reachable configurations.
