@@ -8,6 +8,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr/internal/cover"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 	"github.com/cbreach/cbreach/symauto"
@@ -204,7 +205,7 @@ type analysis struct {
 	res      *Result
 	found    map[any]bool // labels and targets already reported
 	cutoff   *pds.Label
-	sub      *subsumer
+	sub      *cover.Kept
 	cur      *item            // the item (or part of one) being expanded or checked
 	inPost   bool             // checking a post* result of cur, not cur's tuple
 	traces   map[any]traceJob // by label or target: where each violation was found (Options.Traces)

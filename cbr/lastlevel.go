@@ -1,5 +1,7 @@
 package cbr
 
+import "github.com/cbreach/cbreach/cbr/internal/cover"
+
 // The last level (package documentation, "The last level" and "Coverage
 // and convergence"): Algorithm 1 checks the post* results of the k-th
 // context (line 8) but, for j = k, goes no further (line 6). The driver
@@ -65,7 +67,7 @@ func (l *lastLevel) converged(kept []int, k int) int {
 // the budget: the limit per test and the allowance of the level's tests,
 // in units of work (package documentation, "The last level").
 func lastTested(opts Options) (level, limit, allowance int) {
-	level, limit, allowance = -1, defaultLastLimit, defaultLastAllowance
+	level, limit, allowance = -1, cover.DefaultLastLimit, cover.DefaultLastAllowance
 	if opts.Count == Contexts && !opts.Unbounded {
 		level = opts.Contexts - 1
 	}

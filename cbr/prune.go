@@ -1,19 +1,18 @@
 package cbr
 
 import (
-	"math"
-
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr/internal/cover"
 	"github.com/cbreach/cbreach/split"
 )
 
-// drop reports whether a new tuple is left out (Options.Prune); it may
-// also restrict the tuple to fewer globals.
+// drop reports whether a new tuple is left out (Options.Prune, line 10);
+// it may also restrict the tuple to fewer globals.
 func (a *analysis) drop(t *split.Tuple, level, last int) bool {
 	if a.sub == nil {
 		return false
 	}
-	drop, shrunk := a.sub.check(t, level, last)
+	drop, shrunk := a.sub.Check(t, level, last)
 	if drop {
 		a.res.Stats.Dropped++
 	}
@@ -23,19 +22,18 @@ func (a *analysis) drop(t *split.Tuple, level, last int) bool {
 	return drop
 }
 
-// newPruner returns the subsumer that implements opts.Prune, nil for
-// PruneNone. PruneIdentical is a subsumer that never tests subsumption.
-func newPruner(m *bdd.Manager, g bdd.VarSet, threads int, opts Options) *subsumer {
-	var s *subsumer
+// newPruner returns the covered-tuple test that implements opts.Prune
+// (package cover), nil for PruneNone. PruneIdentical is a test that
+// never tests subsumption.
+func newPruner(m *bdd.Manager, g bdd.VarSet, threads int, opts Options) *cover.Kept {
+	c := cover.Config{After: cover.Never, Last: -1, Preempt: opts.Count == Preemptions}
 	switch opts.Prune {
 	case PruneNone:
 		return nil
 	case PruneIdentical:
-		s = newSubsumer(m, g, threads, math.MaxInt)
 	default:
-		s = newSubsumer(m, g, threads, max(opts.SubsumeAfter, 0))
-		s.last, s.lastLimit, s.lastAllowance = lastTested(opts)
+		c.After = max(opts.SubsumeAfter, 0)
+		c.Last, c.LastLimit, c.LastAllowance = lastTested(opts)
 	}
-	s.preempt = opts.Count == Preemptions
-	return s
+	return cover.New(m, g, threads, c)
 }
