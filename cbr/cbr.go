@@ -205,7 +205,7 @@ type analysis struct {
 	res      *Result
 	found    map[any]bool // labels and targets already reported
 	cutoff   *pds.Label
-	sub      *cover.Kept
+	sub      *cover.Kept      // the covered-tuple test, nil for PruneNone (prune.go)
 	cur      *item            // the item (or part of one) being expanded or checked
 	inPost   bool             // checking a post* result of cur, not cur's tuple
 	traces   map[any]traceJob // by label or target: where each violation was found (Options.Traces)

@@ -16,6 +16,15 @@
 // order makes the first violation found one with the fewest contexts. A
 // post* whose start globals are all stale yields nothing.
 //
+// cbr.go holds Algorithm 1 alone (run, expand, postStar, successors,
+// citing its lines); what it asks besides sits in files of its own:
+// preempt.go answers for what the levels count (contexts or
+// preemptions, the type levels), lastlevel.go for the bound's last level
+// (KeepLast, the k-th context's split, convergence, the budget of the
+// tests), share.go keeps the post* results shared within a level,
+// prune.go calls the covered-tuple test (package cbr/internal/cover) at
+// line 10, and finish.go makes the Result.
+//
 // Errors are checked on the tagged post* result directly: every accepted
 // configuration there belongs to a start global of the tuple's domain,
 // where every other view accepts, so an error label on top is a reachable

@@ -94,8 +94,9 @@ func unclosed(r *Result) string {
 // have one more context, and those of the k-th are not expanded.
 type contextLevels struct{ k int }
 
-// closed: the level below the first item of a level is done when that
-// item is taken; the initial tuples are the whole level 0.
+// closed: items make tuples of the next level only, so every tuple of a
+// level was made (and queued) before its first item is taken; the
+// initial tuples are the whole level 0.
 func (l contextLevels) closed(level int) int { return level }
 
 func (l contextLevels) last(level int) bool { return level >= l.k }
