@@ -245,167 +245,211 @@ func generators(ctx context.Context, net *pds.Network, depth int, key func([]uin
 }
 
 // generatorsBy is generators with the steps from tab, or from
-// explicit.Stepper when tab is nil.
+// explicit.Stepper when tab is nil: rounds of the abstraction's search,
+// until a round cuts off no new frame (then the frames put below are all
+// those that can lie below, and the pops it saw are every reachable
+// pop's visible state).
 func generatorsBy(ctx context.Context, net *pds.Network, depth int, key func([]uint64, []int) string, tab *ruleTable) ([]string, error) {
-	st := explicit.NewStepper(net, net.MaxThreads, 1<<20)
-	n := len(net.Threads)
-	below := make([]map[string]explicit.Frame, n) // frames cut off, per thread
-	for i := range below {
-		below[i] = map[string]explicit.Frame{}
-	}
-	frameKey := func(f explicit.Frame) string {
-		var b strings.Builder
-		binary.Write(&b, binary.LittleEndian, int64(f.Label.ID))
-		for _, l := range f.Locals {
-			binary.Write(&b, binary.LittleEndian, l)
-		}
-		return b.String()
-	}
-	// A thread's steps depend on the globals and its own stack only (no
-	// forks): they are computed once per such pair, from a table of every
-	// rule's solutions when no return value is received.
-	moves := map[string][]move{}
-	var kb []byte
-	step := func(c explicit.Config, z int) ([]explicit.Config, error) {
-		kb = binary.AppendUvarint(kb[:0], uint64(z))
-		for _, g := range c.Globals {
-			kb = binary.AppendUvarint(kb, g)
-		}
-		for _, f := range c.Threads[z] {
-			kb = binary.AppendUvarint(kb, uint64(f.Label.ID))
-			for _, l := range f.Locals {
-				kb = binary.AppendUvarint(kb, l)
-			}
-		}
-		ms, ok := moves[string(kb)]
-		if !ok {
-			k := string(kb)
-			if tab != nil {
-				ms = tab.moves(c.Globals, c.Threads[z])
-			} else {
-				succ, _, _, err := st.Successors(c, z)
-				if err != nil {
-					return nil, err
-				}
-				ms = []move{}
-				for _, d := range succ {
-					ms = append(ms, move{d.Globals, d.Threads[z]})
-				}
-			}
-			moves[k] = ms
-		}
-		out := make([]explicit.Config, len(ms))
-		for i, mv := range ms {
-			d := explicit.Config{Globals: slices.Clone(mv.globals), Threads: slices.Clone(c.Threads)}
-			d.Threads[z] = slices.Clone(mv.stack)
-			out[i] = d
-		}
-		return out, nil
-	}
-	grew := false
-	cut := func(s *absState, i int) {
-		for len(s.c.Threads[i]) > depth {
-			f := s.c.Threads[i][0]
-			s.c.Threads[i] = s.c.Threads[i][1:]
-			s.trunc[i] = true
-			k := frameKey(f)
-			if _, ok := below[i][k]; !ok {
-				below[i][k] = f
-				grew = true
-			}
-		}
-	}
-	visKey := func(c explicit.Config) string {
-		g := make([]uint64, len(net.Globals))
-		for i, gl := range net.Globals {
-			g[i] = c.Globals[gl.Index]
-		}
-		tops := make([]int, n)
-		for i, s := range c.Threads {
-			tops[i] = -1
-			if len(s) > 0 {
-				tops[i] = s[len(s)-1].Label.ID
-			}
-		}
-		return key(g, tops)
+	g := &genSearch{net: net, depth: depth, key: key, tab: tab, n: len(net.Threads),
+		st: explicit.NewStepper(net, net.MaxThreads, 1<<20), moves: map[string][]move{}}
+	g.below = make([]map[string]explicit.Frame, g.n)
+	for i := range g.below {
+		g.below[i] = map[string]explicit.Frame{}
 	}
 	for {
-		grew = false
-		gens := map[string]bool{}
-		seen := map[string]bool{}
-		var work []absState
-		push := func(s absState) {
-			k := s.key()
-			if !seen[k] {
-				seen[k] = true
-				work = append(work, s)
-			}
+		gens, err := g.round(ctx)
+		if err != nil {
+			return nil, err
 		}
-		// The initial configurations one at a time: open data may have
-		// more of them than the search would ever hold.
-		explicit.EachInitial(net, func(c explicit.Config) bool {
-			s := absState{c: c, trunc: make([]bool, n)}
-			for i := range n {
-				cut(&s, i)
-			}
-			push(s)
-			return len(seen) <= maxGenStates && ctx.Err() == nil
-		})
-		for len(work) > 0 {
-			if len(seen) > maxGenStates {
-				return nil, errors.New("cbr: too many abstract states for the generators")
-			}
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			s := work[len(work)-1]
-			work = work[:len(work)-1]
-			for z := range n {
-				// The variants to run z from: the frames below its one
-				// frame made explicit.
-				froms := []absState{s}
-				if len(s.c.Threads[z]) == 1 && s.trunc[z] {
-					froms = froms[:0]
-					ks := make([]string, 0, len(below[z]))
-					for k := range below[z] {
-						ks = append(ks, k)
-					}
-					slices.Sort(ks)
-					for _, k := range ks {
-						for _, more := range []bool{false, true} {
-							c := cloneConfig(s.c)
-							c.Threads[z] = append([]explicit.Frame{below[z][k]}, c.Threads[z]...)
-							tr := slices.Clone(s.trunc)
-							tr[z] = more
-							froms = append(froms, absState{c: c, trunc: tr})
-						}
-					}
-				}
-				for _, from := range froms {
-					succ, err := step(from.c, z)
-					if err != nil {
-						return nil, err
-					}
-					for _, c := range succ {
-						ns := absState{c: c, trunc: slices.Clone(from.trunc)}
-						if len(c.Threads[z]) < len(from.c.Threads[z]) {
-							gens[visKey(c)] = true
-						}
-						cut(&ns, z)
-						push(ns)
-					}
-				}
-			}
-		}
-		if !grew {
+		if !g.grew {
 			out := make([]string, 0, len(gens))
-			for g := range gens {
-				out = append(out, g)
+			for k := range gens {
+				out = append(out, k)
 			}
 			slices.Sort(out)
 			return out, nil
 		}
 	}
+}
+
+// genSearch is the search of the abstraction that over-approximates the
+// generators (package documentation, "Visible states"): every stack cut to
+// its depth top frames, the frames cut off collected per thread (below).
+type genSearch struct {
+	net   *pds.Network
+	depth int
+	key   func([]uint64, []int) string
+	n     int                         // threads
+	below []map[string]explicit.Frame // frames cut off, per thread, by frameKey
+	grew  bool                        // a frame was cut off for the first time in this round
+	// A thread's steps depend on the globals and its own stack only (no
+	// forks): they are computed once per such pair (moves), from a table
+	// of every rule's solutions (tab) when no return value is received,
+	// else by the explicit semantics (st).
+	tab   *ruleTable
+	st    *explicit.Stepper
+	moves map[string][]move
+	kb    []byte
+}
+
+// round explores the abstraction once, from the initial configurations
+// with their stacks cut, and returns the visible states its pops produce.
+func (g *genSearch) round(ctx context.Context) (map[string]bool, error) {
+	g.grew = false
+	gens := map[string]bool{}
+	seen := map[string]bool{}
+	var work []absState
+	push := func(s absState) {
+		k := s.key()
+		if !seen[k] {
+			seen[k] = true
+			work = append(work, s)
+		}
+	}
+	// The initial configurations one at a time: open data may have
+	// more of them than the search would ever hold.
+	explicit.EachInitial(g.net, func(c explicit.Config) bool {
+		s := absState{c: c, trunc: make([]bool, g.n)}
+		for i := range g.n {
+			g.cut(&s, i)
+		}
+		push(s)
+		return len(seen) <= maxGenStates && ctx.Err() == nil
+	})
+	for len(work) > 0 {
+		if len(seen) > maxGenStates {
+			return nil, errors.New("cbr: too many abstract states for the generators")
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		for z := range g.n {
+			for _, from := range g.froms(s, z) {
+				succ, err := g.step(from.c, z)
+				if err != nil {
+					return nil, err
+				}
+				for _, c := range succ {
+					ns := absState{c: c, trunc: slices.Clone(from.trunc)}
+					if len(c.Threads[z]) < len(from.c.Threads[z]) {
+						gens[g.visKey(c)] = true // a pop
+					}
+					g.cut(&ns, z)
+					push(ns)
+				}
+			}
+		}
+	}
+	return gens, nil
+}
+
+// froms returns the abstract configurations to run thread z from in s:
+// s itself, or, when z has one frame left with frames cut off below it,
+// s with each frame collected for z put below that frame, with or without
+// more frames below (in the order of the frames' keys).
+func (g *genSearch) froms(s absState, z int) []absState {
+	if len(s.c.Threads[z]) != 1 || !s.trunc[z] {
+		return []absState{s}
+	}
+	ks := make([]string, 0, len(g.below[z]))
+	for k := range g.below[z] {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	var froms []absState
+	for _, k := range ks {
+		for _, more := range []bool{false, true} {
+			c := cloneConfig(s.c)
+			c.Threads[z] = append([]explicit.Frame{g.below[z][k]}, c.Threads[z]...)
+			tr := slices.Clone(s.trunc)
+			tr[z] = more
+			froms = append(froms, absState{c: c, trunc: tr})
+		}
+	}
+	return froms
+}
+
+// cut cuts thread i's stack in s to its depth top frames, marks that
+// frames lie below and collects the frames cut off (grew when one is
+// new).
+func (g *genSearch) cut(s *absState, i int) {
+	for len(s.c.Threads[i]) > g.depth {
+		f := s.c.Threads[i][0]
+		s.c.Threads[i] = s.c.Threads[i][1:]
+		s.trunc[i] = true
+		k := frameKey(f)
+		if _, ok := g.below[i][k]; !ok {
+			g.below[i][k] = f
+			g.grew = true
+		}
+	}
+}
+
+// frameKey encodes a frame: its label and locals.
+func frameKey(f explicit.Frame) string {
+	var b strings.Builder
+	binary.Write(&b, binary.LittleEndian, int64(f.Label.ID))
+	for _, l := range f.Locals {
+		binary.Write(&b, binary.LittleEndian, l)
+	}
+	return b.String()
+}
+
+// step returns the configurations thread z's steps reach from c (its
+// moves, computed once per globals and stack).
+func (g *genSearch) step(c explicit.Config, z int) ([]explicit.Config, error) {
+	g.kb = binary.AppendUvarint(g.kb[:0], uint64(z))
+	for _, v := range c.Globals {
+		g.kb = binary.AppendUvarint(g.kb, v)
+	}
+	for _, f := range c.Threads[z] {
+		g.kb = binary.AppendUvarint(g.kb, uint64(f.Label.ID))
+		for _, l := range f.Locals {
+			g.kb = binary.AppendUvarint(g.kb, l)
+		}
+	}
+	ms, ok := g.moves[string(g.kb)]
+	if !ok {
+		k := string(g.kb)
+		if g.tab != nil {
+			ms = g.tab.moves(c.Globals, c.Threads[z])
+		} else {
+			succ, _, _, err := g.st.Successors(c, z)
+			if err != nil {
+				return nil, err
+			}
+			ms = []move{}
+			for _, d := range succ {
+				ms = append(ms, move{d.Globals, d.Threads[z]})
+			}
+		}
+		g.moves[k] = ms
+	}
+	out := make([]explicit.Config, len(ms))
+	for i, mv := range ms {
+		d := explicit.Config{Globals: slices.Clone(mv.globals), Threads: slices.Clone(c.Threads)}
+		d.Threads[z] = slices.Clone(mv.stack)
+		out[i] = d
+	}
+	return out, nil
+}
+
+// visKey returns the key of c's visible state.
+func (g *genSearch) visKey(c explicit.Config) string {
+	gl := make([]uint64, len(g.net.Globals))
+	for i, v := range g.net.Globals {
+		gl[i] = c.Globals[v.Index]
+	}
+	tops := make([]int, g.n)
+	for i, s := range c.Threads {
+		tops[i] = -1
+		if len(s) > 0 {
+			tops[i] = s[len(s)-1].Label.ID
+		}
+	}
+	return g.key(gl, tops)
 }
 
 func cloneConfig(c explicit.Config) explicit.Config {
@@ -420,7 +464,7 @@ func cloneConfig(c explicit.Config) explicit.Config {
 // criterion applies: unbounded runs that count contexts on networks
 // without locals and forks.
 func (a *analysis) watchVisible(ctx context.Context) {
-	if !a.opts.Unbounded || a.preempt() || !visibleApplies(a.net) {
+	if !a.opts.Unbounded || a.opts.Count == Preemptions || !visibleApplies(a.net) {
 		return
 	}
 	a.vis = newVisibleTracker(ctx, a.net)

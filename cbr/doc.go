@@ -16,6 +16,15 @@
 // order makes the first violation found one with the fewest contexts. A
 // post* whose start globals are all stale yields nothing.
 //
+// cbr.go holds Algorithm 1 alone (run, expand, postStar, successors,
+// citing its lines); what it asks besides sits in files of its own:
+// preempt.go answers for what the levels count (contexts or
+// preemptions, the type levels), lastlevel.go for the bound's last level
+// (KeepLast, the k-th context's split, convergence, the budget of the
+// tests), share.go keeps the post* results shared within a level,
+// prune.go calls the covered-tuple test (package cbr/internal/cover) at
+// line 10, and finish.go makes the Result.
+//
 // Errors are checked on the tagged post* result directly: every accepted
 // configuration there belongs to a start global of the tuple's domain,
 // where every other view accepts, so an error label on top is a reachable
@@ -153,22 +162,14 @@
 // the reachable configurations, the violations and their fewest contexts
 // are unchanged; the random differential test checks all three.
 //
-// Views are interned per thread (structurally, as PruneIdentical compares
-// them); a cheap necessary condition (the labels on top, and the empty
-// stack) rules out most kept tuples before any simulation is computed, and
-// both are computed once per pair of interned views (the simulation,
-// symauto.Simulation, first by the relation that ties each entry value
-// to itself; outside the point mode below, its answer only at the
-// globals a test asks about, Simulation.At). Kept tuples are
-// indexed so that the test does not scan them all: by domain, each group
-// holding a trie over the tuples' view ids thread by thread (a prefix of
-// views whose conditions leave no global rules out every tuple below it),
-// and, when the globals have at most 64 bits and a domain at most 64
-// values, by global value: the test then runs one global at a time, the
-// tops condition a comparison of label sets at that global and the
-// simulation evaluated there (bdd.Points), with no BDD built. On
-// Bluetooth v2 with 3 adders and 2 stoppers at 5 contexts (lazy, 4,755
-// tests) this took the test from 5.5 million kept tuples visited with BDD
+// The test itself is package cbr/internal/cover, which the driver calls
+// where line 10 adds a tuple (prune.go): views interned per thread, a
+// cheap necessary condition (the labels on top, and the empty stack)
+// before any simulation, both computed once per pair of interned views,
+// and the kept tuples indexed by domain and, where domains are small, by
+// global value (its documentation explains the indexes). On Bluetooth v2
+// with 3 adders and 2 stoppers at 5 contexts (lazy, 4,755 tests) the
+// indexes took the test from 5.5 million kept tuples visited with BDD
 // conjunctions to a few hundred label comparisons per test, and the run
 // from 5.7 s to 3.8 s; the result of the test, and so every count, is
 // the same.
@@ -202,7 +203,7 @@
 // programs; not testing the level below either helped the trees and hurt
 // the drivers (a dropped tuple there also saves its successors' post*
 // calls). The level reached by the k-th context is still tested in
-// full, until a tuple is kept (splitLast), so that convergence is seen
+// full, until a tuple is kept (lastLevel.splits), so that convergence is seen
 // as before; runs that count preemptions, and unbounded runs, test every
 // level in full. Exactness is unchanged: a tuple kept although covered
 // adds only reachable configurations.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -78,114 +79,140 @@ func tops(f Found, i int) Top {
 	return Top{Any: true}
 }
 
-// traceOf reconstructs the run of a violation (docs/traces.md): a
-// configuration with the error on top in the post* result where it was
-// found, then one context back at a time, each by a recorded post* of the
-// parent item's view, to an initial item.
+// traceOf reconstructs the run of a violation (docs/traces.md): its last
+// configuration, in the post* result where it was found or in the tuple
+// itself, then one context back at a time, each by a recorded post* of
+// the parent item's view, to an initial item.
 func (a *analysis) traceOf(f Found, job traceJob) (*Trace, error) {
-	sp, m := a.sp, a.net.M
 	it := job.it
+	stacks := make([][]symauto.Frame, len(it.tuple.Views))
 	var contexts []engine.Context
 	var cfg explicit.Config
-	stacks := make([][]symauto.Frame, len(it.tuple.Views))
-	fail := func(format string, args ...any) (*Trace, error) {
-		return nil, fmt.Errorf("%w: %s", symauto.ErrNoWitness, fmt.Sprintf(format, args...))
-	}
 	if job.inPost {
-		// The last configuration, in the post* result of the thread
-		// that reached it: every other thread's condition holds at the
-		// start global (its stack did not move).
-		act := job.thread
-		s, post, err := a.recorded(it, act)
-		if err != nil {
-			return nil, err
-		}
-		cond := m.True()
-		if f.Target != nil {
-			cond = targetGlobals(a.net, f.Target)
-		}
-		for i, v := range it.tuple.Views {
-			if i != act {
-				cond = m.And(cond, sp.CurToStart(topGlobals(v, tops(f, i))))
-			}
-		}
-		path, ok := post.PickPath(cond, symauto.TopCond(tops(f, act)))
-		if !ok {
-			return fail("no configuration of thread %d's post* has the violation", act)
-		}
-		gs := sp.StartOf(path)
-		globals, st := sp.Concrete(path)
-		stacks[act] = st
-		for i, v := range it.tuple.Views {
-			if i == act {
-				continue
-			}
-			p, ok := v.PickPath(sp.StartToCur(gs), symauto.TopCond(tops(f, i)))
-			if !ok {
-				return fail("thread %d has no stack at the start of the last context", i)
-			}
-			_, stacks[i] = sp.Concrete(p)
-		}
-		cfg = configOf(globals, stacks)
-		c, err := a.backContext(s, path, act, &cfg, stacks)
+		c, err := a.lastInPost(f, job, &cfg, stacks)
 		if err != nil {
 			return nil, err
 		}
 		contexts = append(contexts, c)
-	} else {
-		// Found in the tuple itself: choose its globals, then stacks.
-		cond := it.tuple.Domain
-		if f.Target != nil {
-			cond = m.And(cond, targetGlobals(a.net, f.Target))
-		}
-		for i, v := range it.tuple.Views {
-			cond = m.And(cond, topGlobals(v, tops(f, i)))
-		}
-		g := m.Pick(cond, sp.CurSet())
-		var globals []uint64
-		for i, v := range it.tuple.Views {
-			p, ok := v.PickPath(g, symauto.TopCond(tops(f, i)))
-			if !ok {
-				return fail("thread %d has no stack in the tuple of the violation", i)
-			}
-			globals, stacks[i] = sp.Concrete(p)
-		}
-		cfg = configOf(globals, stacks)
+	} else if err := a.lastInTuple(f, it, &cfg, stacks); err != nil {
+		return nil, err
 	}
 	for ; it.parent != nil; it = it.parent {
-		// it was made by a context of thread t from its parent, with a
-		// start global of it.tuple.Class: find one under which every
-		// thread's stack fits, the configuration lies in the parent's
-		// post*, and walk that context back.
-		t, par := it.last, it.parent
-		s, post, err := a.recorded(par, t)
-		if err != nil {
-			return nil, err
-		}
-		here := m.Exists(m.And(post.WordGlobals(stacks[t]), sp.GlobalsAre(cfg.Globals)), sp.CurSet())
-		starts := m.And(it.tuple.Class, sp.CurToStart(par.tuple.Domain), here)
-		for i, v := range par.tuple.Views {
-			if i != t {
-				starts = m.And(starts, sp.CurToStart(v.WordGlobals(stacks[i])))
-			}
-		}
-		if starts.IsFalse() {
-			return fail("no start global fits the configuration at level %d", it.level)
-		}
-		path, err := post.FindPath(m.Pick(starts, sp.StartSet()), cfg.Globals, stacks[t])
-		if err != nil {
-			return nil, err
-		}
-		c, err := a.backContext(s, path, t, &cfg, stacks)
+		c, err := a.contextBack(it, &cfg, stacks)
 		if err != nil {
 			return nil, err
 		}
 		contexts = append(contexts, c)
 	}
-	for i, j := 0, len(contexts)-1; i < j; i, j = i+1, j-1 {
-		contexts[i], contexts[j] = contexts[j], contexts[i]
+	slices.Reverse(contexts)
+	return &Trace{Initial: cfg, Contexts: contexts}, a.net.M.Err()
+}
+
+// noWitness is the error of a trace that cannot be reconstructed.
+func noWitness(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", symauto.ErrNoWitness, fmt.Sprintf(format, args...))
+}
+
+// lastInPost chooses the last configuration of a violation found in the
+// post* result of thread job.thread from item job.it (docs/traces.md,
+// "The last configuration"): a configuration of the recorded post* with
+// the violation on top, at a start global where every other thread's
+// condition holds (its stack did not move), and a stack of every other
+// thread at that start global. It sets cfg and stacks to it and returns
+// the last context, walked back to its start (cfg and stacks then hold
+// the configuration there).
+func (a *analysis) lastInPost(f Found, job traceJob, cfg *explicit.Config, stacks [][]symauto.Frame) (engine.Context, error) {
+	sp, m := a.sp, a.net.M
+	it, act := job.it, job.thread
+	s, post, err := a.recorded(it, act)
+	if err != nil {
+		return engine.Context{}, err
 	}
-	return &Trace{Initial: cfg, Contexts: contexts}, m.Err()
+	cond := m.True()
+	if f.Target != nil {
+		cond = targetGlobals(a.net, f.Target)
+	}
+	for i, v := range it.tuple.Views {
+		if i != act {
+			cond = m.And(cond, sp.CurToStart(topGlobals(v, tops(f, i))))
+		}
+	}
+	path, ok := post.PickPath(cond, symauto.TopCond(tops(f, act)))
+	if !ok {
+		return engine.Context{}, noWitness("no configuration of thread %d's post* has the violation", act)
+	}
+	gs := sp.StartOf(path)
+	globals, st := sp.Concrete(path)
+	stacks[act] = st
+	for i, v := range it.tuple.Views {
+		if i == act {
+			continue
+		}
+		p, ok := v.PickPath(sp.StartToCur(gs), symauto.TopCond(tops(f, i)))
+		if !ok {
+			return engine.Context{}, noWitness("thread %d has no stack at the start of the last context", i)
+		}
+		_, stacks[i] = sp.Concrete(p)
+	}
+	*cfg = configOf(globals, stacks)
+	return a.backContext(s, path, act, cfg, stacks)
+}
+
+// lastInTuple chooses the last configuration of a violation found in
+// item it's tuple itself (an initial one): its globals, then every
+// thread's stack there. It sets cfg and stacks to it.
+func (a *analysis) lastInTuple(f Found, it *item, cfg *explicit.Config, stacks [][]symauto.Frame) error {
+	sp, m := a.sp, a.net.M
+	cond := it.tuple.Domain
+	if f.Target != nil {
+		cond = m.And(cond, targetGlobals(a.net, f.Target))
+	}
+	for i, v := range it.tuple.Views {
+		cond = m.And(cond, topGlobals(v, tops(f, i)))
+	}
+	g := m.Pick(cond, sp.CurSet())
+	var globals []uint64
+	for i, v := range it.tuple.Views {
+		p, ok := v.PickPath(g, symauto.TopCond(tops(f, i)))
+		if !ok {
+			return noWitness("thread %d has no stack in the tuple of the violation", i)
+		}
+		globals, stacks[i] = sp.Concrete(p)
+	}
+	*cfg = configOf(globals, stacks)
+	return nil
+}
+
+// contextBack walks the context that made item it from its parent back
+// (docs/traces.md, "One context backwards"): it was made by a context of
+// thread t = it.last with a start global of it.tuple.Class. The start
+// global is one under which every thread's stack in cfg fits the
+// parent's views and cfg lies in the parent's post* of t (at most one,
+// by confluence); thread t's steps are found in that post*, recorded.
+// It returns the context; cfg and stacks become the configuration at its
+// start, which lies in the parent.
+func (a *analysis) contextBack(it *item, cfg *explicit.Config, stacks [][]symauto.Frame) (engine.Context, error) {
+	sp, m := a.sp, a.net.M
+	t, par := it.last, it.parent
+	s, post, err := a.recorded(par, t)
+	if err != nil {
+		return engine.Context{}, err
+	}
+	here := m.Exists(m.And(post.WordGlobals(stacks[t]), sp.GlobalsAre(cfg.Globals)), sp.CurSet())
+	starts := m.And(it.tuple.Class, sp.CurToStart(par.tuple.Domain), here)
+	for i, v := range par.tuple.Views {
+		if i != t {
+			starts = m.And(starts, sp.CurToStart(v.WordGlobals(stacks[i])))
+		}
+	}
+	if starts.IsFalse() {
+		return engine.Context{}, noWitness("no start global fits the configuration at level %d", it.level)
+	}
+	path, err := post.FindPath(m.Pick(starts, sp.StartSet()), cfg.Globals, stacks[t])
+	if err != nil {
+		return engine.Context{}, err
+	}
+	return a.backContext(s, path, t, cfg, stacks)
 }
 
 // recorded saturates thread t's view of item it again, recording the

@@ -1,7 +1,6 @@
-package cbr
+package cover
 
 import (
-	"math"
 	"testing"
 
 	"github.com/cbreach/cbreach/frontend"
@@ -24,13 +23,12 @@ func TestPruneLastThread(t *testing.T) {
 	tuples, err := split.New(split.Lazy, sp).Initial(views)
 	require.NoError(t, err)
 	require.Len(t, tuples, 1)
-	for _, after := range []int{math.MaxInt, 0} { // identical tuples; subsumption
-		s := newSubsumer(net.M, sp.CurSet(), 2, after)
-		s.preempt = true
+	for _, after := range []int{Never, 0} { // identical tuples; subsumption
+		s := New(net.M, sp.CurSet(), 2, Config{After: after, Last: -1, LastLimit: DefaultLastLimit, LastAllowance: DefaultLastAllowance, Preempt: true})
 		offer := func(level, last int) bool {
 			tp := tuples[0]
 			tp.Views = append([]*symauto.Auto(nil), tp.Views...)
-			drop, _ := s.check(&tp, level, last)
+			drop, _ := s.Check(&tp, level, last)
 			return drop
 		}
 		require.False(t, offer(1, 0), "after %d: the first tuple is kept", after)
