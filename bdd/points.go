@@ -4,7 +4,7 @@ package bdd
 // assignments ("points") without building a node: a walk down one path
 // per evaluation, and a walk over the satisfying paths to enumerate. It
 // serves tests that run many times on few values, such as the subsumption
-// test of package cbr on the globals of a tuple's domain. A point is a
+// test of package cbr/tuples on the globals of a tuple's domain. A point is a
 // bit set over the set's variables, bit j the j-th variable in the
 // variable order.
 type Points struct {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 )
@@ -15,7 +15,7 @@ import (
 // analyze runs the named engine of the table (package cbr/engines) with
 // its settings: the Go benchmarks choose their engines as the command
 // line does.
-func analyze(name string, set engines.Settings, net *pds.Network, opts engine.Options) (*engine.Result, error) {
+func analyze(name string, set engines.Settings, net *pds.Network, opts cbr.Options) (*cbr.Result, error) {
 	entry, err := engines.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -37,8 +37,8 @@ func runInProcess(e Experiment) Run {
 	}
 	r.Expected = want
 	// MaxTuples -1: no limit (0 would be the engine's default limit).
-	res, err := analyze(cbr.Name, engines.Settings{Split: e.Split, Prune: cbr.PruneNone}, net,
-		engine.Options{Bound: e.Contexts, All: true, Limits: engine.Limits{MaxTuples: -1}})
+	res, err := analyze(tuples.Name, engines.Settings{Split: e.Split, Prune: tuples.PruneNone}, net,
+		cbr.Options{Bound: e.Contexts, All: true, Limits: cbr.Limits{MaxTuples: -1}})
 	if res == nil || err != nil {
 		r.Status, r.Detail = StatusError, fmt.Sprint(err)
 		return r

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend/cuba"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -73,7 +74,7 @@ func TestCubaBluetooth(t *testing.T) {
 			t.Run(tc.name+"/"+s.String(), func(t *testing.T) {
 				if tc.fewest == 0 {
 					inst, targets := readCuba(t, dir, tc.name)
-					r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: cubaUnreachableBound, Split: s, Targets: targets, SubsumeAfter: -1})
+					r, err := tuples.Engine{Split: s, SubsumeAfter: -1}.Analyze(context.Background(), inst.Net, cbr.Options{Bound: cubaUnreachableBound, Targets: targets})
 					require.NoError(t, err)
 					require.Equal(t, cbr.Safe, r.Verdict, "target reached with %d contexts", r.Contexts())
 					return
@@ -81,7 +82,7 @@ func TestCubaBluetooth(t *testing.T) {
 				for _, k := range []int{tc.fewest - 1, tc.fewest} {
 					for _, sub := range []bool{false, true} {
 						inst, targets := readCuba(t, dir, tc.name)
-						r, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: k, Split: s, Targets: targets, Prune: prune(sub), SubsumeAfter: -1, Traces: true})
+						r, err := tuples.Engine{Split: s, Prune: prune(sub), SubsumeAfter: -1}.Analyze(context.Background(), inst.Net, cbr.Options{Bound: k, Targets: targets, Traces: true})
 						require.NoError(t, err)
 						if k < tc.fewest {
 							require.Equal(t, cbr.Safe, r.Verdict, "k=%d subsume=%v: reached before CUBA's fewest contexts", k, sub)
@@ -125,7 +126,7 @@ func TestCubaBSTConvergence(t *testing.T) {
 		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
 			for _, sub := range []bool{false, true} {
 				inst, _ := readCuba(t, dir, tc.name)
-				counts, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.stable + 2, Split: s, Prune: prune(sub), SubsumeAfter: -1})
+				counts, _, err := tuples.Engine{Split: s, Prune: prune(sub), SubsumeAfter: -1}.VisibleStates(context.Background(), inst.Net, cbr.Options{Bound: tc.stable + 2})
 				require.NoError(t, err)
 				require.Equal(t, tc.stable, firstStable(counts), "%s %s subsume=%v: visible states by bound %v", tc.name, s, sub, counts)
 				if prev != nil {
@@ -180,7 +181,7 @@ func TestCubaExplicitVisible(t *testing.T) {
 					continue
 				}
 				inst, _ := readCuba(t, dir, tc.name)
-				got, _, err := cbr.VisibleStates(context.Background(), inst.Net, cbr.Options{Contexts: tc.k, Split: s, Prune: pruneOrNone(sub)})
+				got, _, err := tuples.Engine{Split: s, Prune: pruneOrNone(sub)}.VisibleStates(context.Background(), inst.Net, cbr.Options{Bound: tc.k})
 				require.NoError(t, err)
 				require.Equal(t, want, got, "%s %s subsume=%v: visible states by bound", tc.name, s, sub)
 				t.Logf("%s %s subsume=%v: visible states by bound %v", tc.name, s, sub, got)
@@ -190,17 +191,17 @@ func TestCubaExplicitVisible(t *testing.T) {
 }
 
 // prune is subsumption from the first tuple, or identical tuples only.
-func prune(subsume bool) cbr.Prune {
+func prune(subsume bool) tuples.Prune {
 	if subsume {
-		return cbr.PruneSubsumed
+		return tuples.PruneSubsumed
 	}
-	return cbr.PruneIdentical
+	return tuples.PruneIdentical
 }
 
 // pruneOrNone is subsumption (default threshold), or no pruning.
-func pruneOrNone(subsume bool) cbr.Prune {
+func pruneOrNone(subsume bool) tuples.Prune {
 	if subsume {
-		return cbr.PruneSubsumed
+		return tuples.PruneSubsumed
 	}
-	return cbr.PruneNone
+	return tuples.PruneNone
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	cbreng "github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -135,7 +134,7 @@ func RunEngine(ctx context.Context, e EngineExperiment, engine string, timeout t
 	if form == "eager" {
 		set.Split = split.Eager
 	}
-	res, err := entry.New(set).Analyze(runCtx, net, cbreng.Options{Bound: e.K, All: true})
+	res, err := entry.New(set).Analyze(runCtx, net, cbr.Options{Bound: e.K, All: true})
 	if res != nil {
 		r.Work, r.Threads = res.Stats.ViewTuples, len(net.Threads)
 		if st := seq.Figures(res); st != nil {

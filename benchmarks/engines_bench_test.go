@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
@@ -52,29 +52,29 @@ func BenchmarkEngines(b *testing.B) {
 	for _, e := range engineModels() {
 		for _, eng := range []string{"explicit", "explicit-no-por", "cbr-lazy"} {
 			b.Run(e.Model+"/k"+fmt.Sprint(e.Contexts)+"/"+eng, func(b *testing.B) {
-				var nstates, tuples int
+				var nstates, ntuples int
 				var perBound []int
 				for b.Loop() {
 					net := compileExperiment(b, e)
 					if eng == "cbr-lazy" {
-						r, err := analyze(cbr.Name, engines.Settings{}, net, engine.Options{Bound: e.Contexts, All: true})
+						r, err := analyze(tuples.Name, engines.Settings{}, net, cbr.Options{Bound: e.Contexts, All: true})
 						if err != nil {
 							b.Fatal(err)
 						}
-						tuples = r.Stats.ViewTuples
+						ntuples = r.Stats.ViewTuples
 						continue
 					}
-					r, err := analyze(states.Name, engines.Settings{NoPOR: eng == "explicit-no-por"}, net, engine.Options{Bound: e.Contexts, All: true})
+					r, err := analyze(states.Name, engines.Settings{NoPOR: eng == "explicit-no-por"}, net, cbr.Options{Bound: e.Contexts, All: true})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if r.Verdict == engine.Unknown {
+					if r.Verdict == cbr.Unknown {
 						b.Fatalf("%s: %s", e.ID(), r.Reason)
 					}
 					nstates, perBound = states.Figures(r).States, states.Figures(r).StatesPerLevel
 				}
 				if eng == "cbr-lazy" {
-					b.ReportMetric(float64(tuples), "tuples")
+					b.ReportMetric(float64(ntuples), "tuples")
 					return
 				}
 				b.ReportMetric(float64(nstates), "states")

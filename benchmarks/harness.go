@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -37,7 +37,7 @@ type Run struct {
 	Status   Status
 	Detail   string // why, for a status other than ok
 
-	Verdict        engine.Verdict
+	Verdict        cbr.Verdict
 	Fewest         int // fewest contexts of a violation; -1 for none
 	ViewTuples     int
 	TuplesPerLevel []int
@@ -57,7 +57,7 @@ func (r *Run) VerdictText() string {
 	case StatusError:
 		return "error"
 	case StatusTimeout, StatusLimit:
-		if r.Verdict == engine.Violation {
+		if r.Verdict == cbr.Violation {
 			return "violation (" + string(r.Status) + ")"
 		}
 		return string(r.Status)
@@ -95,10 +95,10 @@ func check(r *Run, reason string) (Status, string) {
 	switch {
 	case strings.HasPrefix(reason, "time limit"):
 		cut = StatusTimeout
-	case r.Verdict == engine.Unknown:
+	case r.Verdict == cbr.Unknown:
 		cut = StatusLimit
 	}
-	if r.Verdict == engine.Violation && (!wantViolation || r.Fewest != wantFewest) {
+	if r.Verdict == cbr.Violation && (!wantViolation || r.Fewest != wantFewest) {
 		return StatusMismatch, fmt.Sprintf("got a violation with %d contexts, want %s (EXPECTED: %s)", r.Fewest, want, r.Expected)
 	}
 	if cut != "" {
@@ -107,7 +107,7 @@ func check(r *Run, reason string) (Status, string) {
 		}
 		return cut, reason
 	}
-	if r.Verdict == engine.Safe && wantViolation {
+	if r.Verdict == cbr.Safe && wantViolation {
 		return StatusMismatch, fmt.Sprintf("got safe, want %s (EXPECTED: %s)", want, r.Expected)
 	}
 	return StatusOK, ""

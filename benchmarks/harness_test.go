@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/split"
 )
@@ -184,23 +184,23 @@ func TestCheck(t *testing.T) {
 	for _, c := range []struct {
 		exp     Expected
 		k       int
-		verdict engine.Verdict
+		verdict cbr.Verdict
 		fewest  int
 		reason  string
 		want    Status
 	}{
-		{Expected{true, 3}, 3, engine.Violation, 3, "", StatusOK},
-		{Expected{true, 3}, 5, engine.Violation, 3, "", StatusOK},
-		{Expected{true, 3}, 2, engine.Safe, -1, "", StatusOK},
-		{Expected{true, 3}, 3, engine.Safe, -1, "", StatusMismatch},
-		{Expected{true, 3}, 4, engine.Violation, 4, "", StatusMismatch},
-		{Expected{true, 3}, 2, engine.Violation, 2, "", StatusMismatch},
-		{Expected{}, 4, engine.Safe, -1, "", StatusOK},
-		{Expected{}, 4, engine.Violation, 4, "", StatusMismatch},
-		{Expected{}, 4, engine.Unknown, -1, timeLimit, StatusTimeout},
-		{Expected{true, 3}, 4, engine.Violation, 3, timeLimit, StatusTimeout},
-		{Expected{true, 3}, 4, engine.Violation, 2, timeLimit, StatusMismatch},
-		{Expected{}, 4, engine.Unknown, -1, "BDD node limit reached", StatusLimit},
+		{Expected{true, 3}, 3, cbr.Violation, 3, "", StatusOK},
+		{Expected{true, 3}, 5, cbr.Violation, 3, "", StatusOK},
+		{Expected{true, 3}, 2, cbr.Safe, -1, "", StatusOK},
+		{Expected{true, 3}, 3, cbr.Safe, -1, "", StatusMismatch},
+		{Expected{true, 3}, 4, cbr.Violation, 4, "", StatusMismatch},
+		{Expected{true, 3}, 2, cbr.Violation, 2, "", StatusMismatch},
+		{Expected{}, 4, cbr.Safe, -1, "", StatusOK},
+		{Expected{}, 4, cbr.Violation, 4, "", StatusMismatch},
+		{Expected{}, 4, cbr.Unknown, -1, timeLimit, StatusTimeout},
+		{Expected{true, 3}, 4, cbr.Violation, 3, timeLimit, StatusTimeout},
+		{Expected{true, 3}, 4, cbr.Violation, 2, timeLimit, StatusMismatch},
+		{Expected{}, 4, cbr.Unknown, -1, "BDD node limit reached", StatusLimit},
 	} {
 		r := &Run{Experiment: Experiment{Contexts: c.k}, Expected: c.exp, Verdict: c.verdict, Fewest: c.fewest}
 		if got, detail := check(r, c.reason); got != c.want {

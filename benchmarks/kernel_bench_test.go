@@ -6,8 +6,8 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/split"
 )
@@ -58,7 +58,7 @@ func BenchmarkKernelConfig(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					r, err := analyze(cbr.Name, engines.Settings{Split: e.Split}, net, engine.Options{Bound: e.Contexts, All: true})
+					r, err := analyze(tuples.Name, engines.Settings{Split: e.Split}, net, cbr.Options{Bound: e.Contexts, All: true})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 )
 
 // families are the report's sections, in order.
@@ -338,9 +338,9 @@ func ReadCSV(r io.Reader) ([]Run, Env, error) {
 		}
 		switch get("verdict") {
 		case "violation":
-			run.Verdict = engine.Violation
+			run.Verdict = cbr.Violation
 		case "unknown":
-			run.Verdict = engine.Unknown
+			run.Verdict = cbr.Unknown
 		}
 		for _, f := range strings.Fields(get("tuples_per_level")) {
 			v, err := strconv.Atoi(f)

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 )
 
 // The harness's runs are tasks of `cbreach suite` (docs/tasks.md): each
@@ -256,14 +256,14 @@ func fromRow(e Experiment, row *suiteRow) *Run {
 }
 
 // verdictOf is the engine's verdict that a row's SV-COMP verdict says.
-func verdictOf(row *suiteRow) engine.Verdict {
+func verdictOf(row *suiteRow) cbr.Verdict {
 	if row != nil {
 		switch row.Verdict {
 		case "true":
-			return engine.Safe
+			return cbr.Safe
 		case "false":
-			return engine.Violation
+			return cbr.Violation
 		}
 	}
-	return engine.Unknown
+	return cbr.Unknown
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -65,14 +65,14 @@ func BenchmarkTraces(b *testing.B) {
 				name = m.name + "/traces=on"
 			}
 			b.Run(name, func(b *testing.B) {
-				var res *engine.Result
+				var res *cbr.Result
 				var peak uint64
 				for b.Loop() {
 					net, targets := m.build()
 					h := newHeapPeak()
-					opts := engine.Options{Bound: m.k, Traces: on, Targets: targets, OnProgress: func(engine.Progress) { h.observe() }}
-					r, err := analyze(cbr.Name, engines.Settings{}, net, opts)
-					if err != nil || r.Verdict != engine.Violation {
+					opts := cbr.Options{Bound: m.k, Traces: on, Targets: targets, OnProgress: func(cbr.Progress) { h.observe() }}
+					r, err := analyze(tuples.Name, engines.Settings{}, net, opts)
+					if err != nil || r.Verdict != cbr.Violation {
 						b.Fatalf("%s: %v %v", m.name, r.Verdict, err)
 					}
 					h.observe()

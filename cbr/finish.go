@@ -1,101 +1,62 @@
 package cbr
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
-
-	"github.com/cbreach/cbreach/cbr/engine"
-	"github.com/cbreach/cbreach/pds"
 )
 
-// finish makes the Result of a search that ended with err (nil, errStop
-// at the first violation, errVisible when the visible states converged,
-// a limit, or an error that makes the run fail): the limit or error, the
-// traces, the verdict, how far the search is known complete and, for
-// unbounded runs, the bound reached.
-func (a *analysis) finish(ctx context.Context, net *pds.Network, err error) (*Result, error) {
-	r, opts := a.res, a.opts
-	err = asLimit(err)
-	if errors.Is(err, errVisible) {
-		r.Visible, err = a.vis.result, nil
-	}
-	stopped := errors.Is(err, errStop)
-	if stopped {
-		err = nil
-	}
-	r.Stats.Time = time.Since(a.start)
-	r.Stats.PeakNodes = net.M.PeakNodes()
-	switch {
-	case err != nil && engine.IsLimit(err):
-		r.Limit = err
-	case err != nil:
-		r.Verdict, r.Reason = Unknown, err.Error() // never Safe on an error
-		return r, err
-	case a.cutoff != nil:
-		r.Limit = fmt.Errorf("cbr: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, ErrThreadBound)
-	}
-	// Traces are built after the search, under the same limits.
-	if err := r.BuildTraces(ctx, net.M, opts.Limits, opts.Traces, a.buildTraces); err != nil {
-		return r, err
-	}
-	r.Decide()
-	if r.Verdict == Safe && r.Visible == nil {
-		// (Stopped by the visible states, the level after the last one
-		// made was never made: it says nothing about the configurations.)
-		r.Converged = a.last.converged(r.Stats.KeptPerLevel, opts.Contexts)
-	}
-	if r.Limit == nil && !stopped && !opts.Unbounded {
-		// The queue ran empty: every level is done.
-		r.Complete = r.Bound
-		for len(r.Stats.LevelTime) <= r.Bound {
-			r.Stats.LevelTime = append(r.Stats.LevelTime, r.Stats.Time)
-		}
-	}
-	if opts.Unbounded {
-		finishUnbounded(r)
-	}
-	if r.Limit != nil {
-		r.Reason = reason(r.Limit, a.cutoff, net.MaxThreads) + unclosed(r)
-	}
-	return r, nil
+// LimitError is a limit an engine met itself (a thread bound, a depth
+// limit, a view tuple limit), with its words. It wraps one of the
+// sentinel errors (ErrThreadBound, ErrDepthLimit, ErrTupleLimit), so that
+// errors.Is and IsLimit know it.
+type LimitError struct {
+	Err   error  // the sentinel
+	Msg   string // the error's text
+	Words string // the limit in words, for Result.Reason
 }
 
-// finishUnbounded sets the bound of an unbounded run to how far the
-// search went: where it converged, where the visible states did, or the
-// last level it made.
-func finishUnbounded(r *Result) {
-	if r.Converged >= 0 {
-		r.Complete = r.Converged
-	}
-	r.Bound = max(len(r.Stats.TuplesPerLevel)-1, r.Complete, 0)
-	if r.Converged >= 0 {
-		r.Bound = r.Converged
-	}
-	if r.Visible != nil {
-		r.Bound = r.Visible.Explored
-	}
-	for len(r.Stats.TuplesPerLevel) <= r.Bound {
-		r.Stats.TuplesPerLevel = append(r.Stats.TuplesPerLevel, 0)
-		r.Stats.KeptPerLevel = append(r.Stats.KeptPerLevel, 0)
-	}
-	if r.Verdict == Safe && r.Converged < 0 && r.Visible == nil {
-		r.Verdict = Unknown // cannot happen: unbounded runs end converged or cut off
-	}
+func (e *LimitError) Error() string { return e.Msg }
+func (e *LimitError) Unwrap() error { return e.Err }
+
+// NewLimit returns the limit sentinel met by engine, said in words: its
+// error reads "engine: words: sentinel".
+func NewLimit(engine string, sentinel error, format string, args ...any) *LimitError {
+	w := fmt.Sprintf(format, args...)
+	return &LimitError{Err: sentinel, Msg: fmt.Sprintf("%s: %s: %v", engine, w, sentinel), Words: w}
 }
 
-// reason says a limit in words.
-func reason(err error, cutoff *pds.Label, threads int) string {
-	switch {
-	case errors.Is(err, ErrThreadBound):
-		return fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", cutoff.Pos, threads)
-	case errors.Is(err, ErrTupleLimit):
-		return strings.TrimSuffix(strings.TrimPrefix(err.Error(), "split: "), ": "+ErrTupleLimit.Error())
+// Reason says a limit in words: a LimitError's own words, or the words
+// of the limits every engine meets (LimitWords), or the error's text.
+func Reason(err error) string {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return le.Words
 	}
-	if w := engine.LimitWords(err); w != "" {
+	if w := LimitWords(err); w != "" {
 		return w
 	}
 	return err.Error()
+}
+
+// Finish is the one step that ends every engine's run: err is how the
+// search ended (nil, a limit, or an internal error) and cut a limit the
+// engine met without an error (the thread bound reached by a start it
+// left out), or nil. A limit goes to Limit and its words to Reason; an
+// internal error leaves the verdict Unknown, never Safe, with the error
+// as Reason, and is returned; otherwise the verdict follows Decide.
+func (r *Result) Finish(err, cut error) error {
+	switch {
+	case err != nil && IsLimit(err):
+		r.Limit = err
+	case err != nil:
+		r.Verdict, r.Reason = Unknown, err.Error()
+		return err
+	case cut != nil:
+		r.Limit = cut
+	}
+	r.Decide()
+	if r.Limit != nil {
+		r.Reason = Reason(r.Limit)
+	}
+	return nil
 }

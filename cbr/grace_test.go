@@ -1,68 +1,43 @@
-package cbr_test
+package cbr
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/stretchr/testify/require"
-
-	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
-	"github.com/cbreach/cbreach/cbr/seq"
-	"github.com/cbreach/cbreach/cbr/states"
-	"github.com/cbreach/cbreach/frontend"
+	"time"
 )
 
-// TestCutOffKeepsTraces: a run whose context ends right after its first
-// violation (as a time limit or Ctrl-C would, with --all) still gives that
-// violation its trace, built in the grace period, on every engine; with
-// the hard stop already ended (a second Ctrl-C) it gives none, and says
-// why.
-func TestCutOffKeepsTraces(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "benchmarks", "models", "bluetooth-v2-a3s2.pds"))
-	require.NoError(t, err)
-	net, err := frontend.Compile("bluetooth-v2-a3s2.pds", src)
-	require.NoError(t, err)
-	engines := map[string]func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error){
-		"cbr": func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error) {
-			return cbr.Analyze(ctx, net, cbr.Options{Contexts: 8, All: true, Traces: true, OnViolation: stop})
-		},
-		"explicit": func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error) {
-			r, err := states.Engine{}.Analyze(ctx, net, engine.Options{Bound: 9, All: true, Traces: true, OnViolation: stop})
-			return r, err
-		},
-		"seq": func(ctx context.Context, stop func(engine.Found)) (*engine.Result, error) {
-			r, err := seq.Engine{Lazy: true}.Analyze(ctx, net, engine.Options{Bound: 4, All: true, Traces: true, OnViolation: stop})
-			return r, err
-		},
+// TestGrace: the grace context outlives its run's context by GraceTime
+// (from now when that has ended), ends at once with the hard stop, lives
+// while the run's context does, and is not graced twice.
+func TestGrace(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	g, release := Grace(ctx)
+	if g.Err() != nil {
+		t.Fatal("grace ended while its run's context lives")
 	}
-	for _, name := range []string{"cbr", "explicit", "seq"} {
-		run := engines[name]
-		t.Run(name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			r, err := run(ctx, func(engine.Found) { cancel() })
-			require.NoError(t, err)
-			require.Equal(t, engine.Violation, r.Verdict)
-			require.NotEmpty(t, r.Violations)
-			for _, f := range r.Violations {
-				require.NoError(t, f.TraceErr, f.Label.Name)
-				require.NotNil(t, f.Trace, f.Label.Name)
-			}
+	if h, _ := Grace(g); h != g {
+		t.Error("a grace context was graced again")
+	}
+	start := time.Now()
+	cancel()
+	<-g.Done()
+	if d := time.Since(start); d < GraceTime/2 || d > 10*GraceTime {
+		t.Errorf("grace ended %v after its run's context, want about %v", d, GraceTime)
+	}
+	release()
 
-			hard, stopHard := context.WithCancel(t.Context())
-			stopHard()
-			ctx, cancel = context.WithCancel(engine.WithHardStop(t.Context(), hard))
-			defer cancel()
-			r, err = run(ctx, func(engine.Found) { cancel() })
-			require.NoError(t, err)
-			require.Equal(t, engine.Violation, r.Verdict)
-			for _, f := range r.Violations {
-				require.Nil(t, f.Trace, f.Label.Name)
-				require.True(t, engine.IsLimit(f.TraceErr), "%s: %v", f.Label.Name, f.TraceErr)
-			}
-		})
+	hard, stopHard := context.WithCancel(context.Background())
+	ctx, cancel = context.WithCancel(WithHardStop(context.Background(), hard))
+	cancel()
+	g, release = Grace(ctx)
+	defer release()
+	if g.Err() != nil {
+		t.Fatal("grace ended before its period")
+	}
+	stopHard()
+	select {
+	case <-g.Done():
+	case <-time.After(GraceTime / 2):
+		t.Error("the hard stop did not end the grace period at once")
 	}
 }

@@ -81,7 +81,7 @@
 // α'i) makes (g', ..., α'i, ...) one of its successors. With C' false
 // (no other view tells any two start globals apart) the whole live set
 // is one class. The driver's exactness argument for covered tuples
-// (package cbr, "Subsumed tuples": a tuple as split is closed under its
+// (package cbr/tuples, "Subsumed tuples": a tuple as split is closed under its
 // active thread's moves) holds by the same step: a move of the active
 // thread from a configuration of class Gj starts from its gb, and every
 // other stack is accepted at gb.
@@ -91,7 +91,7 @@
 // least one tuple for each live start global (one per end global it
 // reaches). A coarser relation only merges classes; Algorithm 2 on C'
 // may group differently than on C, so the counts of later levels are not
-// ordered by a theorem: the differential tests of package cbr check on
+// ordered by a theorem: the differential tests of package cbr/tuples check on
 // random programs that lazy never processes more tuples than eager.
 //
 // Algorithm 2 costs one outer pass per class and at most two inner ones

@@ -5,9 +5,9 @@
 // choose an engine here, and so can a verifier that embeds cbreach.
 //
 // The engines are siblings behind Engine and share the vocabulary of
-// package cbr/engine (Options, Result, Found, Trace, the limits):
+// package cbr (Options, Result, Found, Trace, the limits):
 //
-//   - "cbr" (package cbr): the jMoped paper's symbolic context-bounded
+//   - "cbr" (package cbr/tuples): the jMoped paper's symbolic context-bounded
 //     reachability over view tuples, eager or lazy splitting;
 //   - "seq" (package cbr/seq): Lal and Reps' reduction to one sequential
 //     pushdown network, its bound in rounds of round-robin;
@@ -23,9 +23,9 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 )
@@ -33,7 +33,7 @@ import (
 // Engine analyses a network with the options every engine takes; its own
 // settings are carried by the value.
 type Engine interface {
-	Analyze(ctx context.Context, net *pds.Network, opts engine.Options) (*engine.Result, error)
+	Analyze(ctx context.Context, net *pds.Network, opts cbr.Options) (*cbr.Result, error)
 }
 
 // Settings are the settings of the engines, for making one from a
@@ -41,7 +41,7 @@ type Engine interface {
 // names them) and ignores the others.
 type Settings struct {
 	Split split.Strategy // "split": cbr's splitting; seq's form (Lazy: the lazy form)
-	Prune cbr.Prune      // "prune": cbr's covered tuples left out
+	Prune tuples.Prune   // "prune": cbr's covered tuples left out
 	// PerBound ("per-bound"): cbr explores the whole bound and counts the
 	// reachable visible states within each number of contexts.
 	PerBound bool
@@ -55,10 +55,10 @@ type Entry struct {
 	Name string // as --engine and task files name it
 	Doc  string // one line
 	// Units are the units its bound counts, its default first.
-	Units []engine.Unit
+	Units []cbr.Unit
 	// Settings names the settings it takes, as the command line's flags
 	// name them; Unbounded says whether it deepens the bound itself
-	// (engine.Options.Unbounded) and Targets whether it checks targets.
+	// (cbr.Options.Unbounded) and Targets whether it checks targets.
 	Settings  []string
 	Unbounded bool
 	Targets   bool
@@ -70,18 +70,18 @@ type Entry struct {
 func (e Entry) Takes(setting string) bool { return slices.Contains(e.Settings, setting) }
 
 // Counts reports whether the engine's bound can count u.
-func (e Entry) Counts(u engine.Unit) bool { return slices.Contains(e.Units, u) }
+func (e Entry) Counts(u cbr.Unit) bool { return slices.Contains(e.Units, u) }
 
 // All is the table, in the order the command line lists the engines.
 var All = []Entry{
-	{Name: cbr.Name, Doc: "symbolic, view tuples (the jMoped paper's algorithm)",
-		Units: []engine.Unit{engine.Contexts, engine.Preemptions}, Settings: []string{"split", "prune", "per-bound"}, Unbounded: true, Targets: true,
-		New: func(s Settings) Engine { return cbr.Engine{Split: s.Split, Prune: s.Prune, PerBound: s.PerBound} }},
+	{Name: tuples.Name, Doc: "symbolic, view tuples (the jMoped paper's algorithm)",
+		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Settings: []string{"split", "prune", "per-bound"}, Unbounded: true, Targets: true,
+		New: func(s Settings) Engine { return tuples.Engine{Split: s.Split, Prune: s.Prune, PerBound: s.PerBound} }},
 	{Name: seq.Name, Doc: "symbolic, sequential reduction (Lal and Reps): the bound counts rounds of round-robin",
-		Units: []engine.Unit{engine.Rounds}, Settings: []string{"split"},
+		Units: []cbr.Unit{cbr.Rounds}, Settings: []string{"split"},
 		New: func(s Settings) Engine { return seq.Engine{Lazy: s.Split == split.Lazy} }},
 	{Name: states.Name, Doc: "explicit states, for small models",
-		Units: []engine.Unit{engine.Contexts, engine.Preemptions}, Settings: []string{"max-depth", "no-por", "max-state-bytes"}, Targets: true,
+		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Settings: []string{"max-depth", "no-por", "max-state-bytes"}, Targets: true,
 		New: func(s Settings) Engine {
 			return states.Engine{MaxDepth: s.MaxDepth, NoPOR: s.NoPOR, MaxStateBytes: s.MaxBytes}
 		}},

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/randnet"
 	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
@@ -27,14 +27,14 @@ type rrAnswer struct {
 	states int
 }
 
-func (a rrAnswer) verdict() engine.Verdict {
+func (a rrAnswer) verdict() cbr.Verdict {
 	switch {
 	case len(a.sites) > 0:
-		return engine.Violation
+		return cbr.Violation
 	case a.cutoff || a.capped:
-		return engine.Unknown
+		return cbr.Unknown
 	}
-	return engine.Safe
+	return cbr.Safe
 }
 
 func (a rrAnswer) list() []string { return siteList(a.sites) }
@@ -121,7 +121,7 @@ func roundRobin(t *testing.T, net *pds.Network, K, depth int) rrAnswer {
 	return ans
 }
 
-func engineSites(r *engine.Result) []string {
+func engineSites(r *cbr.Result) []string {
 	m := map[string]int{}
 	for _, f := range r.Violations {
 		if f.Label != nil {
@@ -198,13 +198,13 @@ func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randne
 					// |P|^2K). The lazy form takes milliseconds.
 					continue
 				}
-				res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, engine.Options{Bound: K, All: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: true, Limits: cbr.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
-				if errors.Is(res.Limit, engine.ErrNodeLimit) {
+				if errors.Is(res.Limit, cbr.ErrNodeLimit) {
 					limited.Add(1)
 					continue
 				}
-				require.Equal(t, engine.Rounds, res.Unit)
+				require.Equal(t, cbr.Rounds, res.Unit)
 				require.Equal(t, ref.list(), engineSites(res), "seed %d K %d %s: violation sites", seed, K, f.name)
 				require.Equal(t, ref.verdict(), res.Verdict, "seed %d K %d %s: verdict (%s)", seed, K, f.name, res.Reason)
 				require.Equal(t, ref.cutoff, res.Limit != nil, "seed %d K %d %s: thread bound (%v)", seed, K, f.name, res.Limit)
@@ -216,9 +216,9 @@ func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randne
 				// Stopping at the first violation (eager: deepening,
 				// post* stopped early; lazy: after the first thread
 				// that reaches one) reports one with the fewest rounds.
-				first, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, engine.Options{Bound: K, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				first, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, Limits: cbr.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
-				if errors.Is(first.Limit, engine.ErrNodeLimit) {
+				if errors.Is(first.Limit, cbr.ErrNodeLimit) {
 					continue
 				}
 				require.Equal(t, ref.verdict(), first.Verdict, "seed %d K %d %s: verdict stopping at the first violation", seed, K, f.name)
@@ -237,7 +237,7 @@ func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randne
 }
 
 // TestBoundsAgainstCBR checks the relation between the two bounds on the
-// same random programs, against the view-tuple engine (package cbr): a
+// same random programs, against the view-tuple engine (package cbr/tuples): a
 // schedule of c contexts fits in c rounds, and K rounds of n threads fit
 // in n*K contexts. So SAFE at n*K contexts implies SAFE at K rounds,
 // which implies SAFE at K contexts; a violation with c <= K contexts is
@@ -267,21 +267,21 @@ func TestBoundsAgainstCBR(t *testing.T) {
 		require.NoError(t, err, "seed %d", seed)
 		n := threadsOf(net)
 		for K := 1; K <= 2; K++ {
-			byCtx, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: K, All: true})
+			byCtx, err := tuples.Engine{}.Analyze(ctx, net, cbr.Options{Bound: K, All: true})
 			require.NoError(t, err)
-			wide, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: n * K, All: true})
+			wide, err := tuples.Engine{}.Analyze(ctx, net, cbr.Options{Bound: n * K, All: true})
 			require.NoError(t, err)
-			res, err := seq.Engine{Lazy: seed%2 == 0}.Analyze(ctx, net, engine.Options{Bound: K, All: true})
+			res, err := seq.Engine{Lazy: seed%2 == 0}.Analyze(ctx, net, cbr.Options{Bound: K, All: true})
 			require.NoError(t, err)
-			if byCtx.Verdict == engine.Unknown || wide.Verdict == engine.Unknown || res.Verdict == engine.Unknown {
+			if byCtx.Verdict == cbr.Unknown || wide.Verdict == cbr.Unknown || res.Verdict == cbr.Unknown {
 				continue
 			}
 			checked++
-			if wide.Verdict == engine.Safe {
-				require.Equal(t, engine.Safe, res.Verdict, "seed %d: safe at %d contexts, not at %d rounds", seed, n*K, K)
+			if wide.Verdict == cbr.Safe {
+				require.Equal(t, cbr.Safe, res.Verdict, "seed %d: safe at %d contexts, not at %d rounds", seed, n*K, K)
 			}
-			if res.Verdict == engine.Safe {
-				require.Equal(t, engine.Safe, byCtx.Verdict, "seed %d: safe at %d rounds, not at %d contexts", seed, K, K)
+			if res.Verdict == cbr.Safe {
+				require.Equal(t, cbr.Safe, byCtx.Verdict, "seed %d: safe at %d rounds, not at %d contexts", seed, K, K)
 			}
 			rounds := map[*pds.Label]int{}
 			for _, f := range res.Violations {

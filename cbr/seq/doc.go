@@ -17,7 +17,7 @@
 //	SAFE at n*K contexts  ⇒  SAFE at K rounds  ⇒  SAFE at K contexts,
 //
 // and a violation with c contexts is found within c rounds
-// (TestBoundsAgainstCBR checks all three against package cbr). n counts
+// (TestBoundsAgainstCBR checks all three against package cbr/tuples). n counts
 // the thread slots: with `start`, pds.Network.WithThreadSlots gives the
 // network MaxThreads threads, the i-th started thread in slot i, and a
 // dormant slot is a thread whose contexts are empty until its start.
@@ -87,7 +87,7 @@
 // round-end values, so every check holds. This is the paper's Theorem 1
 // with the error recorded instead of the final state; the cutoff labels
 // are handled the same way and make the verdict UNKNOWN
-// (engine.ErrThreadBound), as in the other engines. The round-robin
+// (cbr.ErrThreadBound), as in the other engines. The round-robin
 // reference of the tests (roundRobin in diff_test.go) is this definition
 // on the explicit semantics: same verdicts, same sites, same fewest
 // rounds.
@@ -129,7 +129,7 @@
 // # Eager and lazy, here and in jMoped
 //
 // The two words mean different things in the two engines. In the
-// view-tuple engine (package cbr, package split, the jMoped paper's
+// view-tuple engine (package cbr/tuples, package split, the jMoped paper's
 // Section 3.3) eager and lazy are splitting strategies: whether the
 // post* result of a thread is split at once into one view tuple per value
 // of the globals, or kept symbolic and split only when another thread
@@ -204,7 +204,7 @@
 //
 // With Options.Traces, every violation carries a trace of the network
 // with thread slots, replayed on the explicit semantics before it is
-// returned (engine.Trace.Check, counting rounds: the fewest rounds of
+// returned (cbr.Trace.Check, counting rounds: the fewest rounds of
 // round-robin that hold the trace's contexts in order must be the
 // violation's). The analysis keeps every thread's automaton at the start
 // of every round and its effect after it; a violation found by thread j

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 	"github.com/stretchr/testify/require"
@@ -29,13 +29,13 @@ func TestEnumInStartedProc(t *testing.T) {
 			ref := roundRobin(t, net, K, 8)
 			for _, f := range forms {
 				name := fmt.Sprintf("%s K %d %s", c.Name, K, f.name)
-				res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, engine.Options{Bound: K, All: true, Traces: true})
+				res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: K, All: true, Traces: true})
 				require.NoError(t, err, name)
 				require.NoError(t, res.Limit, name)
 				require.Equal(t, ref.list(), engineSites(res), name)
-				want := engine.Safe
+				want := cbr.Safe
 				if K == 2 {
-					want = engine.Violation
+					want = cbr.Violation
 				}
 				require.Equal(t, want, res.Verdict, name)
 				if K == 2 {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 )
@@ -220,7 +220,7 @@ func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time
 // buildTraces gives every violation of res its trace (trace.go), checked
 // by replay on the network with thread slots.
 func (z *lazy) buildTraces(ctx context.Context, res *Result) {
-	res.SetTraces(z.s.Orig, func(f engine.Found) (*engine.Trace, bool, error) {
+	res.SetTraces(z.s.Orig, func(f cbr.Found) (*cbr.Trace, bool, error) {
 		tr, err := z.traceOf(ctx, f)
 		if e := z.m.Err(); e != nil {
 			err = e

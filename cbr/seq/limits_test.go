@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/stretchr/testify/require"
@@ -23,11 +23,11 @@ func TestLimits(t *testing.T) {
 			net, err := frontend.Compile("spawn.pds", src)
 			require.NoError(t, err)
 			net.MaxThreads = 3
-			res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, engine.Options{Bound: 2, Limits: engine.Limits{MaxNodes: nodes}})
+			res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: 2, Limits: cbr.Limits{MaxNodes: nodes}})
 			require.NoError(t, err, "%s, %d nodes", f.name, nodes)
-			if res.Verdict != engine.Safe {
-				require.Equal(t, engine.Unknown, res.Verdict, "%s, %d nodes", f.name, nodes)
-				require.True(t, errors.Is(res.Limit, engine.ErrNodeLimit), "%s, %d nodes: %v", f.name, nodes, res.Limit)
+			if res.Verdict != cbr.Safe {
+				require.Equal(t, cbr.Unknown, res.Verdict, "%s, %d nodes", f.name, nodes)
+				require.True(t, errors.Is(res.Limit, cbr.ErrNodeLimit), "%s, %d nodes: %v", f.name, nodes, res.Limit)
 				require.Less(t, res.Complete, 2, "%s, %d nodes", f.name, nodes)
 			}
 		}
@@ -35,9 +35,9 @@ func TestLimits(t *testing.T) {
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, engine.Options{Bound: 2})
+		res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, cbr.Options{Bound: 2})
 		require.NoError(t, err)
-		require.Equal(t, engine.Unknown, res.Verdict, f.name)
+		require.Equal(t, cbr.Unknown, res.Verdict, f.name)
 		require.ErrorIs(t, res.Limit, context.Canceled, f.name)
 	}
 }

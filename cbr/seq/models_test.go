@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/benchmarks"
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
@@ -43,10 +43,10 @@ func TestModelsExpected(t *testing.T) {
 			}
 			for K := 1; K <= upTo; K++ {
 				ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
-				res, err := seq.Engine{Lazy: form.lazy}.Analyze(ctx, net, engine.Options{Bound: K, Limits: engine.Limits{MaxNodes: 4 << 20}})
+				res, err := seq.Engine{Lazy: form.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, Limits: cbr.Limits{MaxNodes: 4 << 20}})
 				cancel()
 				require.NoError(t, err, f)
-				if res.Verdict == engine.Unknown {
+				if res.Verdict == cbr.Unknown {
 					cut++
 					t.Logf("%s K %d %s: %s", filepath.Base(f), K, form.name, res.Reason)
 					continue
@@ -55,13 +55,13 @@ func TestModelsExpected(t *testing.T) {
 				n := seq.Figures(res).Threads
 				switch {
 				case !want.Violation:
-					require.Equal(t, engine.Safe, res.Verdict, "%s K %d %s: expected %s", f, K, form.name, want)
+					require.Equal(t, cbr.Safe, res.Verdict, "%s K %d %s: expected %s", f, K, form.name, want)
 				case K >= want.Contexts:
-					require.Equal(t, engine.Violation, res.Verdict, "%s K %d %s: expected %s", f, K, form.name, want)
+					require.Equal(t, cbr.Violation, res.Verdict, "%s K %d %s: expected %s", f, K, form.name, want)
 					require.LessOrEqual(t, res.Contexts(), want.Contexts, "%s K %d %s", f, K, form.name)
 				case n*K < want.Contexts:
-					require.Equal(t, engine.Safe, res.Verdict, "%s K %d %s: expected %s with %d threads", f, K, form.name, want, n)
-				case res.Verdict == engine.Violation:
+					require.Equal(t, cbr.Safe, res.Verdict, "%s K %d %s: expected %s with %d threads", f, K, form.name, want, n)
+				case res.Verdict == cbr.Violation:
 					// Within K rounds, so with at most n*K contexts, and
 					// not with fewer than the expected fewest.
 					require.GreaterOrEqual(t, n*res.Contexts(), want.Contexts, "%s K %d %s", f, K, form.name)

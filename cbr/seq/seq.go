@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 )
@@ -17,8 +17,8 @@ import (
 // Name is the engine's name on the command line.
 const Name = "seq"
 
-// DefaultRounds is the bound of the zero engine.Options in rounds.
-const DefaultRounds = engine.DefaultRounds
+// DefaultRounds is the bound of the zero cbr.Options in rounds.
+const DefaultRounds = cbr.DefaultRounds
 
 // Engine is the sequential reduction with its settings: the eager form
 // (every start guessed, the paper's Sections 3 to 5) or the lazy one
@@ -36,20 +36,20 @@ type Engine struct {
 // Analyze runs the sequential reduction of net within opts.Bound rounds
 // of round-robin (the zero Unit means rounds; no other unit is counted).
 // It takes no targets and no unbounded search: either gives an
-// engine.OptionError and a nil Result. The Result's Figures are *Stats.
+// cbr.OptionError and a nil Result. The Result's Figures are *Stats.
 // With Traces, the lazy form builds the traces (trace.go); the eager one,
 // whose single run holds the threads' runs only with guessed values,
 // takes them from a lazy run to the same rounds, which must find the
 // same violations with the same fewest rounds (else the trace error says
 // they disagree).
-func (e Engine) Analyze(ctx context.Context, net *pds.Network, o engine.Options) (*engine.Result, error) {
+func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*cbr.Result, error) {
 	switch {
 	case len(o.Targets) > 0:
-		return nil, &engine.OptionError{Engine: Name, Option: "Targets", Problem: "it checks error labels only, not targets"}
+		return nil, &cbr.OptionError{Engine: Name, Option: "Targets", Problem: "it checks error labels only, not targets"}
 	case o.Unbounded:
-		return nil, &engine.OptionError{Engine: Name, Option: "Unbounded", Problem: "it takes a bound of rounds"}
+		return nil, &cbr.OptionError{Engine: Name, Option: "Unbounded", Problem: "it takes a bound of rounds"}
 	}
-	k, _, err := o.Check(Name, engine.Rounds)
+	k, _, err := o.Check(Name, cbr.Rounds)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (e Engine) Analyze(ctx context.Context, net *pds.Network, o engine.Options)
 
 // Figures returns the figures of a result of this engine (nil for another
 // engine's).
-func Figures(r *engine.Result) *Stats {
+func Figures(r *cbr.Result) *Stats {
 	st, _ := r.Figures.(*Stats)
 	return st
 }
@@ -78,7 +78,7 @@ type options struct {
 	// explored from the starts the others reach, round by round) over
 	// the eager one (every start guessed, Sections 3 to 5).
 	Lazy bool
-	// Traces gives every violation a trace (engine.Found.Trace), replayed
+	// Traces gives every violation a trace (cbr.Found.Trace), replayed
 	// on the explicit semantics before it is returned. The lazy form
 	// builds them (trace.go); the eager one, whose single run holds the
 	// threads' runs only with guessed values, takes them from a lazy run
@@ -88,15 +88,15 @@ type options struct {
 	// Limits: MaxNodes and MaxMemory bound the sequential network's BDD
 	// manager (its construction and post*); MaxTuples does not apply.
 	// Time comes with ctx.
-	engine.Limits
+	cbr.Limits
 	// BDD sizes the new manager's tables (its Limits are taken from
 	// Limits above).
 	BDD bdd.Config
 
 	// OnProgress, when set, is called every ProgressEvery saturation steps.
-	OnProgress func(engine.Progress)
+	OnProgress func(cbr.Progress)
 	// OnViolation, when set, is called with every violation reported.
-	OnViolation func(engine.Found)
+	OnViolation func(cbr.Found)
 }
 
 // ProgressEvery is the number of post* steps between two calls of
@@ -114,11 +114,11 @@ type Stats struct {
 	Nodes      int           // BDD nodes of the rule relations (shared nodes counted once per rule)
 }
 
-// Result is an engine.Result with this engine's figures. In the
-// engine.Stats, Found.Contexts and the bound count rounds (Unit
-// engine.Rounds); PostStarCalls is 1 and PostStarSteps its steps.
+// Result is an cbr.Result with this engine's figures. In the
+// cbr.Stats, Found.Contexts and the bound count rounds (Unit
+// cbr.Rounds); PostStarCalls is 1 and PostStarSteps its steps.
 type Result struct {
-	engine.Result
+	cbr.Result
 	Seq Stats
 	Net *Net // the sequential network (nil when its construction failed)
 }
@@ -133,10 +133,10 @@ type Result struct {
 // nil error.
 func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, error) {
 	start := time.Now()
-	res := &Result{Result: engine.Result{Bound: opts.Rounds, Unit: engine.Rounds, Complete: -1, Converged: -1}}
+	res := &Result{Result: cbr.Result{Bound: opts.Rounds, Unit: cbr.Rounds, Complete: -1, Converged: -1}}
 	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}
 	var eng *pds.Network
-	var atInit []engine.Found
+	var atInit []cbr.Found
 	err := net.M.Run(ctx, lim, func() error {
 		var err error
 		eng, err = net.WithThreadSlots(net.MaxThreads)
@@ -144,7 +144,7 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 			return fmt.Errorf("seq: %w", err)
 		}
 		res.Result.Net = eng
-		atInit = engine.InitialErrors(eng, engine.Rounds)
+		atInit = cbr.InitialErrors(eng, cbr.Rounds)
 		return net.M.Err()
 	})
 	// An error on top of an initial stack (Getafix's init failing) takes
@@ -189,7 +189,7 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		err = n.M.Run(ctx, lim, func() error { return sn.run(ctx, opts, res, start, !opts.All) })
 		res.Seq.PostTime += time.Since(post)
 		res.Stats.PeakNodes = max(res.Stats.PeakNodes, n.M.PeakNodes())
-		if errors.Is(err, engine.ErrThreadBound) {
+		if errors.Is(err, cbr.ErrThreadBound) {
 			cutoff, err = err, nil
 		}
 		if err == nil && cutoff == nil {
@@ -207,9 +207,9 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 	if err == nil {
 		err = cutoff
 	}
-	if opts.Traces && (err == nil || engine.IsLimit(err)) && len(res.Violations) > 0 {
-		// Under the grace period of a run cut off (engine.Grace).
-		g, release := engine.Grace(ctx)
+	if opts.Traces && (err == nil || cbr.IsLimit(err)) && len(res.Violations) > 0 {
+		// Under the grace period of a run cut off (cbr.Grace).
+		g, release := cbr.Grace(ctx)
 		lazyTraces(g, net, opts, res)
 		release()
 	}
@@ -239,7 +239,7 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 	lo.Rounds, lo.All, lo.Lazy, lo.OnProgress, lo.OnViolation = k, true, true, nil, nil
 	lr, err := analyze(ctx, net, lo)
 	res.Stats.TraceTime += time.Since(t)
-	byLabel := map[*pds.Label]engine.Found{}
+	byLabel := map[*pds.Label]cbr.Found{}
 	if lr != nil {
 		for _, f := range lr.Violations {
 			byLabel[f.Label] = f
@@ -255,10 +255,10 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 			f.Thread, f.Proc, f.Trace = g.Thread, g.Proc, g.Trace
 		case ok && g.Contexts == f.Contexts:
 			f.TraceErr = g.TraceErr
-		case lr.Limit != nil && !errors.Is(lr.Limit, engine.ErrThreadBound):
+		case lr.Limit != nil && !errors.Is(lr.Limit, cbr.ErrThreadBound):
 			f.TraceErr = lr.Limit // cut off before it found the violation
 		default:
-			f.TraceErr = fmt.Errorf("%w: the lazy form does not find %s within %d rounds, as the eager form does", engine.ErrBadTrace, f.Label.Name, f.Contexts)
+			f.TraceErr = fmt.Errorf("%w: the lazy form does not find %s within %d rounds, as the eager form does", cbr.ErrBadTrace, f.Label.Name, f.Contexts)
 		}
 	}
 }
@@ -287,8 +287,8 @@ func analyzeLazy(ctx context.Context, eng *pds.Network, opts options, res *Resul
 		return err
 	})
 	res.Seq.PostTime += time.Since(post)
-	if z != nil && (err == nil || engine.IsLimit(err)) {
-		// Traces are built after the run, for up to engine.GraceTime
+	if z != nil && (err == nil || cbr.IsLimit(err)) {
+		// Traces are built after the run, for up to cbr.GraceTime
 		// more when it was cut off.
 		trace := res.Stats.TraceTime
 		if e := res.BuildTraces(ctx, sn.Net.M, opts.Limits, opts.Traces, func(g context.Context) { z.buildTraces(g, res) }); e != nil && err == nil {
@@ -314,7 +314,7 @@ func (st *Stats) noteNet(sn *Net) {
 }
 
 // finish decides the verdict of a run that ended with err (the engines'
-// one finish step, engine.Result.Finish).
+// one finish step, cbr.Result.Finish).
 func finish(res *Result, err error, start time.Time, stopped bool) (*Result, error) {
 	res.Stats.Time = time.Since(start)
 	if err := res.Finish(err, nil); err != nil {
@@ -451,7 +451,7 @@ func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, round int, 
 				return sat.Steps(), err
 			}
 			if opts.OnProgress != nil && sat.Steps()%ProgressEvery == 0 {
-				opts.OnProgress(engine.Progress{Level: round, PostStar: res.Stats.PostStarCalls + 1, Tuples: res.Stats.PostStarSteps + sat.Steps(), Elapsed: time.Since(start)})
+				opts.OnProgress(cbr.Progress{Level: round, PostStar: res.Stats.PostStarCalls + 1, Tuples: res.Stats.PostStarSteps + sat.Steps(), Elapsed: time.Since(start)})
 			}
 		}
 	}
@@ -473,7 +473,7 @@ func (s *Net) report(sites []Site, opts options, res *Result) error {
 		}
 		found[st.Label] = true
 		l := st.Label
-		f := engine.Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: st.Thread, Proc: l.Proc.Name, Contexts: st.Rounds, Message: l.Message}
+		f := cbr.Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: st.Thread, Proc: l.Proc.Name, Contexts: st.Rounds, Message: l.Message}
 		if stop := res.AddFound(f, opts.OnViolation, opts.All); stop {
 			break
 		}
@@ -489,5 +489,5 @@ func (s *Net) report(sites []Site, opts options, res *Result) error {
 
 // cutoffErr is the error of a start beyond the thread bound.
 func (s *Net) cutoffErr() error {
-	return engine.NewLimit(Name, engine.ErrThreadBound, "a start would exceed the thread bound of %d threads", s.Orig.MaxThreads)
+	return cbr.NewLimit(Name, cbr.ErrThreadBound, "a start would exceed the thread bound of %d threads", s.Orig.MaxThreads)
 }

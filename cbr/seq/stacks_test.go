@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/stretchr/testify/require"
@@ -51,12 +51,12 @@ func TestInitialStacks(t *testing.T) {
 			for K := 1; K <= 2; K++ {
 				ref := roundRobin(t, net, K, 8)
 				for _, f := range forms {
-					res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, engine.Options{Bound: K, All: true})
+					res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: K, All: true})
 					require.NoError(t, err)
 					require.Equal(t, ref.list(), engineSites(res), "x == %d, empty thread %v, K %d, %s", want, empty, K, f.name)
 					require.Equal(t, ref.verdict(), res.Verdict)
 					if want <= 2 {
-						require.Equal(t, engine.Violation, res.Verdict, "x == %d must be reachable (%s)", want, f.name)
+						require.Equal(t, cbr.Violation, res.Verdict, "x == %d must be reachable (%s)", want, f.name)
 					}
 				}
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/symauto"
@@ -36,7 +36,7 @@ type tuple = bdd.Node
 // "Traces": where the violation ends (violation), the starts and ends of
 // every thread's rounds (chain), each thread's run through its rounds
 // (threadRun), and the schedule that interleaves them (schedule).
-func (z *lazy) traceOf(ctx context.Context, f engine.Found) (*engine.Trace, error) {
+func (z *lazy) traceOf(ctx context.Context, f cbr.Found) (*cbr.Trace, error) {
 	v, err := z.violation(ctx, f)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ type violationEnd struct {
 // the error on top, in its recorded post* of round kv. The copies of
 // earlier rounds are frozen, so its globals hold thread jv's starts and
 // ends of every round.
-func (z *lazy) violation(ctx context.Context, f engine.Found) (violationEnd, error) {
+func (z *lazy) violation(ctx context.Context, f cbr.Found) (violationEnd, error) {
 	s, m := z.s, z.m
 	at, ok := z.hist.where[f.Label]
 	if !ok {
@@ -285,7 +285,7 @@ func (z *lazy) chain(g []uint64, jv, kv int, rounds []int) (starts, ends []tuple
 // schedule interleaves the threads' runs round by round (empty contexts
 // left out, a thread's consecutive contexts joined) into a trace of the
 // network with thread slots.
-func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]symauto.BackStep, jv, kv int) *engine.Trace {
+func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]symauto.BackStep, jv, kv int) *cbr.Trace {
 	s := z.s
 	n := s.Threads
 	orig := map[*pds.Label]*pds.Label{}
@@ -312,7 +312,7 @@ func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]s
 	for i := range n {
 		cur.Threads[i] = stack(firsts[i])
 	}
-	tr := &engine.Trace{Initial: cur}
+	tr := &cbr.Trace{Initial: cur}
 	for r := 0; r <= kv; r++ {
 		for i := range n {
 			if r == kv && i > jv {
@@ -322,14 +322,14 @@ func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]s
 				continue
 			}
 			if len(tr.Contexts) == 0 || tr.Contexts[len(tr.Contexts)-1].Thread != i {
-				tr.Contexts = append(tr.Contexts, engine.Context{Thread: i})
+				tr.Contexts = append(tr.Contexts, cbr.TraceContext{Thread: i})
 			}
 			c := &tr.Contexts[len(tr.Contexts)-1]
 			for _, st := range runs[i][r] {
 				g, fr := z.sp.Concrete(st.After)
 				next := explicit.Config{Globals: globals(g, r), Threads: append([][]explicit.Frame(nil), cur.Threads...)}
 				next.Threads[i] = stack(fr)
-				c.Steps = append(c.Steps, engine.Step{Rule: s.Orig.Rules[st.Rule.Index], After: next, Starts: -1})
+				c.Steps = append(c.Steps, cbr.TraceStep{Rule: s.Orig.Rules[st.Rule.Index], After: next, Starts: -1})
 				cur = next
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/internal/testkit/randnet"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
@@ -46,9 +46,9 @@ func randomTraces(t *testing.T, ctx context.Context, seed uint64, traces *atomic
 				if !run.lazy && K == 3 {
 					continue
 				}
-				res, err := seq.Engine{Lazy: run.lazy}.Analyze(ctx, net, engine.Options{Bound: K, All: all, Traces: true, Limits: engine.Limits{MaxNodes: 1 << 21}})
+				res, err := seq.Engine{Lazy: run.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: all, Traces: true, Limits: cbr.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d", seed, K)
-				if errors.Is(res.Limit, engine.ErrNodeLimit) {
+				if errors.Is(res.Limit, cbr.ErrNodeLimit) {
 					continue
 				}
 				slotted, err := net.WithThreadSlots(net.MaxThreads)
@@ -61,16 +61,16 @@ func randomTraces(t *testing.T, ctx context.Context, seed uint64, traces *atomic
 					// than the trace holds, or a step left out, fails.
 					wrong := f
 					wrong.Contexts++
-					require.Error(t, f.Trace.Check(slotted, wrong, engine.Rounds), "seed %d K %d: %d rounds accepted", seed, K, wrong.Contexts)
+					require.Error(t, f.Trace.Check(slotted, wrong, cbr.Rounds), "seed %d K %d: %d rounds accepted", seed, K, wrong.Contexts)
 					if f.Contexts > 1 {
 						wrong.Contexts -= 2
-						require.Error(t, f.Trace.Check(slotted, wrong, engine.Rounds), "seed %d K %d: %d rounds accepted", seed, K, wrong.Contexts)
+						require.Error(t, f.Trace.Check(slotted, wrong, cbr.Rounds), "seed %d K %d: %d rounds accepted", seed, K, wrong.Contexts)
 					}
 					cut := *f.Trace
 					last := cut.Contexts[len(cut.Contexts)-1]
-					cut.Contexts = append(append([]engine.Context(nil), cut.Contexts[:len(cut.Contexts)-1]...),
-						engine.Context{Thread: last.Thread, Steps: last.Steps[:len(last.Steps)-1]})
-					require.Error(t, cut.Check(slotted, f, engine.Rounds), "seed %d K %d: a trace without its last step accepted", seed, K)
+					cut.Contexts = append(append([]cbr.TraceContext(nil), cut.Contexts[:len(cut.Contexts)-1]...),
+						cbr.TraceContext{Thread: last.Thread, Steps: last.Steps[:len(last.Steps)-1]})
+					require.Error(t, cut.Check(slotted, f, cbr.Rounds), "seed %d K %d: a trace without its last step accepted", seed, K)
 				}
 			}
 		}

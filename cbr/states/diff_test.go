@@ -8,20 +8,21 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/randnet"
 	"github.com/cbreach/cbreach/internal/testkit/reachcases"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/split"
 	"github.com/stretchr/testify/require"
 )
 
 // verdict is what the engines must agree on: the verdict and the
 // violation sites with their fewest contexts.
 type verdict struct {
-	v     engine.Verdict
+	v     cbr.Verdict
 	sites []string
 }
 
@@ -35,16 +36,16 @@ func referenceVerdict(res *explicit.Result) verdict {
 	sort.Strings(v.sites)
 	switch {
 	case len(v.sites) > 0:
-		v.v = engine.Violation
+		v.v = cbr.Violation
 	case res.CutOff || res.DepthCapped:
-		v.v = engine.Unknown
+		v.v = cbr.Unknown
 	default:
-		v.v = engine.Safe
+		v.v = cbr.Safe
 	}
 	return v
 }
 
-func engineVerdict(r *engine.Result) verdict { return verdict{r.Verdict, sites(r)} }
+func engineVerdict(r *cbr.Result) verdict { return verdict{r.Verdict, sites(r)} }
 
 // reachDiff compares the reference's reachable configurations with those
 // the engine expanded, with their fewest contexts.
@@ -118,13 +119,13 @@ func TestRandomDifferential(t *testing.T) {
 				_, dup := got[key]
 				require.False(t, dup, "seed %s k %d: configuration expanded twice as new: %s", name, k, key)
 				got[key] = j
-			}}.Analyze(ctx, net, engine.Options{Bound: k, All: true})
+			}}.Analyze(ctx, net, cbr.Options{Bound: k, All: true})
 			require.NoError(t, err, "seed %s k %d", name, k)
 			require.Equal(t, want, engineVerdict(full), "seed %s k %d: verdict without reduction", name, k)
 			if d := reachDiff(net, ref, got); d != "" {
 				t.Fatalf("seed %s k %d: reachable configurations differ:\n%s", name, k, d)
 			}
-			// Complete and Converged, as engine.Result defines them.
+			// Complete and Converged, as cbr.Result defines them.
 			if !ref.CutOff && !ref.DepthCapped {
 				require.Equal(t, k, full.Complete, "seed %s k %d: complete", name, k)
 			}
@@ -144,7 +145,7 @@ func TestRandomDifferential(t *testing.T) {
 			}
 			require.Equal(t, len(ref.Reached), perLevel, "seed %s k %d: coverage by bound", name, k)
 
-			red, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, engine.Options{Bound: k, All: true})
+			red, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, cbr.Options{Bound: k, All: true})
 			require.NoError(t, err, "seed %s k %d", name, k)
 			require.Equal(t, want, engineVerdict(red), "seed %s k %d: verdict with the reduction", name, k)
 			statesFull += states.Figures(full).States
@@ -155,7 +156,7 @@ func TestRandomDifferential(t *testing.T) {
 			// satisfies it, with the reduction on.
 			if len(ref.Reached) > 0 {
 				tg, fewest := pickTarget(net, ref, int(seed*7+uint64(k)))
-				tr, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, engine.Options{Bound: k, Targets: []pds.Target{tg}, All: true})
+				tr, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, cbr.Options{Bound: k, Targets: []pds.Target{tg}, All: true})
 				require.NoError(t, err, "seed %s k %d", name, k)
 				got := -1
 				for _, v := range tr.Violations {
@@ -167,10 +168,10 @@ func TestRandomDifferential(t *testing.T) {
 			}
 
 			// Stopping at the first violation reports one with the fewest contexts.
-			first, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, engine.Options{Bound: k})
+			first, err := states.Engine{MaxDepth: depth}.Analyze(ctx, net, cbr.Options{Bound: k})
 			require.NoError(t, err, "seed %s k %d", name, k)
 			require.Equal(t, want.v, first.Verdict, "seed %s k %d: verdict stopping at the first violation", name, k)
-			if want.v == engine.Violation {
+			if want.v == cbr.Violation {
 				require.Len(t, first.Violations, 1)
 				require.Equal(t, ref.Violations[0].Contexts, first.Contexts(), "seed %s k %d: first violation", name, k)
 			}
@@ -180,8 +181,8 @@ func TestRandomDifferential(t *testing.T) {
 			if recursive || seed%5 != 0 {
 				continue
 			}
-			for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
-				r, err := cbr.Analyze(ctx, net, cbr.Options{Contexts: k, Split: s, All: true})
+			for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+				r, err := tuples.Engine{Split: s}.Analyze(ctx, net, cbr.Options{Bound: k, All: true})
 				require.NoError(t, err, "seed %s k %d %s", name, k, s)
 				require.Equal(t, engineVerdict(r), engineVerdict(red), "seed %s k %d: explicit against cbr %s", name, k, s)
 			}

@@ -1,8 +1,8 @@
 // Package states is cbreach's explicit-state engine (engine name
 // "explicit"): context-bounded reachability of a [pds.Network] by a search
 // over concrete configurations, for users whose models are small enough
-// to enumerate. It returns the same [engine.Result] as the symbolic
-// engine (package cbr), so the two can be compared on any model.
+// to enumerate. It returns the same [cbr.Result] as the symbolic
+// engines (packages cbr/tuples and cbr/seq), so the two can be compared on any model.
 //
 // # States and caching
 //
@@ -41,7 +41,7 @@
 //
 // # Preemptions
 //
-// With Options.Unit = engine.Preemptions the buckets count preempting
+// With Options.Unit = cbr.Preemptions the buckets count preempting
 // switches (CHESS's Algorithm 1, lines 29-39; Spin's Definition 3;
 // docs/design.md, "Preemption counting"): a step by another thread than
 // the last costs 0 when the last thread cannot move in the configuration
@@ -127,12 +127,12 @@
 //
 // A push beyond Engine.MaxDepth frames is not explored; when that
 // happened and no violation was found the verdict is Unknown with
-// engine.ErrDepthLimit, never Safe. A start beyond the network's thread
+// cbr.ErrDepthLimit, never Safe. A start beyond the network's thread
 // bound moves the thread to the fork's cutoff label and gives Unknown
-// with engine.ErrThreadBound. Engine.MaxStateBytes bounds an estimate of
+// with cbr.ErrThreadBound. Engine.MaxStateBytes bounds an estimate of
 // the bytes of the stored states (deterministic: the run stops at the same
 // state every time) and Limits.MaxMemory the process's memory, both with
-// engine.ErrMemoryLimit; the context's deadline and cancellation are
+// cbr.ErrMemoryLimit; the context's deadline and cancellation are
 // checked at every state expanded, and the memory every 256 states
 // queued or expanded (the search allocates outside BDD operations, which
 // check it themselves).
@@ -143,6 +143,6 @@
 // before any is expanded, so when their number (counted exactly,
 // pds/explicit.InitialCount) times the stored bytes of the first one
 // passes MaxStateBytes (or, without it, MaxMemory), the run gives
-// Unknown at once with engine.ErrMemoryLimit and says so: "2^22 initial
+// Unknown at once with cbr.ErrMemoryLimit and says so: "2^22 initial
 // configurations: more than the memory limit allows".
 package states

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -32,7 +32,7 @@ type Engine struct {
 	NoPOR bool
 	// MaxStateBytes bounds an estimate of the bytes of the stored states
 	// and queues, the same in every run (0: no bound); reaching it gives
-	// engine.ErrMemoryLimit.
+	// cbr.ErrMemoryLimit.
 	MaxStateBytes int64
 	// OnConfig, when set, is called with every configuration when it is
 	// first expanded, with the fewest contexts that reach it. With the
@@ -45,7 +45,7 @@ type Engine struct {
 // checked: what the search reads.
 type options struct {
 	Engine
-	engine.Options
+	cbr.Options
 }
 
 // ProgressEvery is the number of expanded states between two calls of
@@ -66,17 +66,17 @@ type Stats struct {
 	Deepest         int   // the deepest stack met
 }
 
-// Result is an engine.Result with this engine's figures. In the
-// engine.Stats, ViewTuples counts the expanded states and TuplesPerLevel
+// Result is an cbr.Result with this engine's figures. In the
+// cbr.Stats, ViewTuples counts the expanded states and TuplesPerLevel
 // the configurations first reached with j contexts.
 type Result struct {
-	engine.Result
+	cbr.Result
 	Explicit Stats
 }
 
 // Figures returns the figures of a result of this engine (nil for another
 // engine's).
-func Figures(r *engine.Result) *Stats {
+func Figures(r *cbr.Result) *Stats {
 	st, _ := r.Figures.(*Stats)
 	return st
 }
@@ -91,9 +91,9 @@ func Figures(r *engine.Result) *Stats {
 // thread bound, the depth limit) give a Result with Verdict Unknown and
 // the limit in Result.Limit, or Violation when one was found before.
 // Analyze returns an error only for options it cannot use (an
-// engine.OptionError: a bound above 254, a depth limit below 1, no
+// cbr.OptionError: a bound above 254, a depth limit below 1, no
 // unbounded search), with a nil Result. The Result's Figures are *Stats.
-func (e Engine) Analyze(ctx context.Context, net *pds.Network, o engine.Options) (*engine.Result, error) {
+func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*cbr.Result, error) {
 	r, err := e.run(ctx, net, o)
 	if r == nil {
 		return nil, err
@@ -102,30 +102,30 @@ func (e Engine) Analyze(ctx context.Context, net *pds.Network, o engine.Options)
 	return &r.Result, err
 }
 
-func (e Engine) run(ctx context.Context, net *pds.Network, o engine.Options) (*Result, error) {
+func (e Engine) run(ctx context.Context, net *pds.Network, o cbr.Options) (*Result, error) {
 	start := time.Now()
 	if o.Unbounded {
-		return nil, &engine.OptionError{Engine: Name, Option: "Unbounded", Problem: "it explores a bound; deepening is the view-tuple engine's"}
+		return nil, &cbr.OptionError{Engine: Name, Option: "Unbounded", Problem: "it explores a bound; deepening is the view-tuple engine's"}
 	}
-	k, unit, err := o.Check(Name, engine.Contexts, engine.Preemptions)
+	k, unit, err := o.Check(Name, cbr.Contexts, cbr.Preemptions)
 	if err != nil {
 		return nil, err
 	}
 	o.Bound, o.Unit = k, unit
 	opts := options{Engine: e, Options: o}
-	if unit == engine.Preemptions {
+	if unit == cbr.Preemptions {
 		opts.NoPOR = true // the reduction is argued for contexts only
 	}
 	if k >= unseen {
-		return nil, &engine.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("need at most %s, got %d", unit.Of(unseen-1), k)}
+		return nil, &cbr.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("need at most %s, got %d", unit.Of(unseen-1), k)}
 	}
 	if opts.MaxDepth == 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
 	if opts.MaxDepth < 1 {
-		return nil, &engine.OptionError{Engine: Name, Option: "MaxDepth", Problem: fmt.Sprintf("need at least 1 frame, got %d", opts.MaxDepth)}
+		return nil, &cbr.OptionError{Engine: Name, Option: "MaxDepth", Problem: fmt.Sprintf("need at least 1 frame, got %d", opts.MaxDepth)}
 	}
-	r := &Result{Result: engine.Result{Bound: k, Unit: unit, Complete: -1, Converged: -1, Net: net}}
+	r := &Result{Result: cbr.Result{Bound: k, Unit: unit, Complete: -1, Converged: -1, Net: net}}
 	r.Explicit.StatesPerLevel = make([]int, k+1)
 	r.Explicit.ConfigsPerLevel = make([]int, k+1)
 	a := &search{ctx: ctx, net: net, opts: opts, k: k, res: r, found: map[any]bool{}, seen: map[string][]uint8{},
@@ -152,10 +152,10 @@ func (e Engine) run(ctx context.Context, net *pds.Network, o engine.Options) (*R
 	var cut error
 	switch {
 	case a.cutoff != nil:
-		cut = engine.NewLimit(Name, engine.ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, net.MaxThreads)
+		cut = cbr.NewLimit(Name, cbr.ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, net.MaxThreads)
 	case a.capped:
-		cut = &engine.LimitError{Err: engine.ErrDepthLimit,
-			Msg:   fmt.Sprintf("explicit: a call would make a stack deeper than %d frames: %v", opts.MaxDepth, engine.ErrDepthLimit),
+		cut = &cbr.LimitError{Err: cbr.ErrDepthLimit,
+			Msg:   fmt.Sprintf("explicit: a call would make a stack deeper than %d frames: %v", opts.MaxDepth, cbr.ErrDepthLimit),
 			Words: fmt.Sprintf("stack depth limit of %d frames reached: deeper calls were not explored", opts.MaxDepth)}
 	}
 	if err := r.Finish(err, cut); err != nil {
@@ -171,7 +171,7 @@ func (e Engine) run(ctx context.Context, net *pds.Network, o engine.Options) (*R
 	if a.cutLevel >= 0 {
 		r.Complete = min(r.Complete, a.cutLevel-1)
 	}
-	if err == nil && !stopped && r.Limit == nil && r.Verdict == engine.Safe && opts.NoPOR {
+	if err == nil && !stopped && r.Limit == nil && r.Verdict == cbr.Safe && opts.NoPOR {
 		r.Converged = a.converged()
 	}
 	return r, nil
@@ -181,7 +181,7 @@ func (e Engine) run(ctx context.Context, net *pds.Network, o engine.Options) (*R
 // every later one did: the searched graph is exhausted for any bound),
 // the largest number of contexts with which a configuration was first
 // reached; otherwise -1. Only without the reduction: the searched graph
-// then holds every reachable configuration, as engine.Result.Converged
+// then holds every reachable configuration, as cbr.Result.Converged
 // promises (with the reduction it holds every violation and target, but
 // not every configuration, nor each with its fewest contexts).
 func (a *search) converged() int {
@@ -221,14 +221,14 @@ func (a *search) limitWords(err error) string {
 	case errors.Is(err, errStates):
 		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxStateBytes)
 	}
-	return engine.Reason(err)
+	return cbr.Reason(err)
 }
 
 var (
 	// errStop ends a run at the first violation.
 	errStop = errors.New("explicit: stop at first violation")
 	// errStates is the memory limit on the stored states.
-	errStates = fmt.Errorf("explicit: stored states: %w", engine.ErrMemoryLimit)
+	errStates = fmt.Errorf("explicit: stored states: %w", cbr.ErrMemoryLimit)
 )
 
 // item is a queued state: a configuration (by its key), the thread that
@@ -428,7 +428,7 @@ type initialError struct {
 }
 
 func (e *initialError) Error() string {
-	return fmt.Sprintf("explicit: %s: %v", e.words(), engine.ErrMemoryLimit)
+	return fmt.Sprintf("explicit: %s: %v", e.words(), cbr.ErrMemoryLimit)
 }
 
 func (e *initialError) words() string {
@@ -436,7 +436,7 @@ func (e *initialError) words() string {
 		explicit.FormatCount(e.count), e.each, bytesWords(e.budget))
 }
 
-func (e *initialError) Unwrap() error { return engine.ErrMemoryLimit }
+func (e *initialError) Unwrap() error { return cbr.ErrMemoryLimit }
 
 // bytesWords says a number of bytes in MiB when it is at least one.
 func bytesWords(b int64) string {
@@ -468,7 +468,7 @@ func (a *search) expand(j int, it item) error {
 		}
 	}
 	if a.opts.OnProgress != nil && st.States%ProgressEvery == 0 {
-		a.opts.OnProgress(engine.Progress{Level: j, Tuples: st.States, Queued: a.queued(), Elapsed: time.Since(a.start), Violations: len(a.res.Violations)})
+		a.opts.OnProgress(cbr.Progress{Level: j, Tuples: st.States, Queued: a.queued(), Elapsed: time.Since(a.start), Violations: len(a.res.Violations)})
 	}
 	c := decode(a.net, it.key)
 	if a.opts.Traces {
@@ -478,7 +478,7 @@ func (a *search) expand(j int, it item) error {
 	// with preemptions 0 when the last thread cannot move in c (or none
 	// ran yet), else 1.
 	switchCost := 1
-	if a.opts.Unit == engine.Preemptions {
+	if a.opts.Unit == cbr.Preemptions {
 		switchCost = 0
 		if it.last >= 0 {
 			en, err := a.step.Enabled(c, it.last)
@@ -569,7 +569,7 @@ func (a *search) check(c explicit.Config, last, j int) error {
 		case l.Kind.IsError() && !a.found[l]:
 			a.found[l] = true
 			a.traceFound(l)
-			f := engine.Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: t, Proc: l.Proc.Name, Contexts: j, Message: l.Message}
+			f := cbr.Found{Kind: l.Kind, Label: l, Pos: l.Pos, Thread: t, Proc: l.Proc.Name, Contexts: j, Message: l.Message}
 			if err := a.addFound(f); err != nil {
 				return err
 			}
@@ -582,14 +582,14 @@ func (a *search) check(c explicit.Config, last, j int) error {
 		}
 		a.found[tg] = true
 		a.traceFound(tg)
-		if err := a.addFound(engine.Found{Kind: pds.Normal, Target: tg, Pos: tg.Pos, Thread: last, Contexts: j, Message: tg.Name}); err != nil {
+		if err := a.addFound(cbr.Found{Kind: pds.Normal, Target: tg, Pos: tg.Pos, Thread: last, Contexts: j, Message: tg.Name}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (a *search) addFound(f engine.Found) error {
+func (a *search) addFound(f cbr.Found) error {
 	if a.res.AddFound(f, a.opts.OnViolation, a.opts.All) {
 		return errStop
 	}

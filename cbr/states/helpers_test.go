@@ -5,11 +5,11 @@ import (
 	"os"
 	"sort"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 )
 
 // sites lists a result's violations as label@contexts, sorted.
-func sites(r *engine.Result) []string {
+func sites(r *cbr.Result) []string {
 	var s []string
 	for _, v := range r.Violations {
 		name := v.Message

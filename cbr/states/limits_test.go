@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
@@ -64,35 +64,35 @@ func TestLimits(t *testing.T) {
 		ctx    context.Context
 		net    *pds.Network
 		eng    states.Engine
-		opts   engine.Options
+		opts   cbr.Options
 		limit  error
 		reason string
 	}{
-		{"depth", context.Background(), compileSrc(t, deepSrc, 0), states.Engine{MaxDepth: 5}, engine.Options{}, engine.ErrDepthLimit, "stack depth limit of 5 frames reached"},
-		{"memory", context.Background(), bt, states.Engine{MaxStateBytes: 20000}, engine.Options{Bound: 5}, engine.ErrMemoryLimit, "memory limit reached (the stored states would take more than 20000 bytes)"},
-		{"threads", context.Background(), compileSrc(t, src, 2), states.Engine{}, engine.Options{Bound: 4}, engine.ErrThreadBound, "would exceed the thread bound of 2 threads"},
-		{"cancel", cancelled, bt, states.Engine{}, engine.Options{Bound: 5}, context.Canceled, "cancelled"},
-		{"deadline", expired, bt, states.Engine{}, engine.Options{Bound: 5}, context.DeadlineExceeded, "time limit reached"},
+		{"depth", context.Background(), compileSrc(t, deepSrc, 0), states.Engine{MaxDepth: 5}, cbr.Options{}, cbr.ErrDepthLimit, "stack depth limit of 5 frames reached"},
+		{"memory", context.Background(), bt, states.Engine{MaxStateBytes: 20000}, cbr.Options{Bound: 5}, cbr.ErrMemoryLimit, "memory limit reached (the stored states would take more than 20000 bytes)"},
+		{"threads", context.Background(), compileSrc(t, src, 2), states.Engine{}, cbr.Options{Bound: 4}, cbr.ErrThreadBound, "would exceed the thread bound of 2 threads"},
+		{"cancel", cancelled, bt, states.Engine{}, cbr.Options{Bound: 5}, context.Canceled, "cancelled"},
+		{"deadline", expired, bt, states.Engine{}, cbr.Options{Bound: 5}, context.DeadlineExceeded, "time limit reached"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := tc.eng.Analyze(tc.ctx, tc.net, tc.opts)
 			require.NoError(t, err)
-			require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
+			require.Equal(t, cbr.Unknown, r.Verdict, r.Reason)
 			require.True(t, errors.Is(r.Limit, tc.limit), "limit %v", r.Limit)
 			require.Contains(t, r.Reason, tc.reason)
 		})
 	}
 	// The same programs within their limits.
-	r, err := states.Engine{}.Analyze(context.Background(), compileSrc(t, src, 0), engine.Options{Bound: 4})
+	r, err := states.Engine{}.Analyze(context.Background(), compileSrc(t, src, 0), cbr.Options{Bound: 4})
 	require.NoError(t, err)
-	require.Equal(t, engine.Safe, r.Verdict, r.Reason)
+	require.Equal(t, cbr.Safe, r.Verdict, r.Reason)
 
 	// A violation below the depth limit is reported, with the limit.
-	r, err = states.Engine{MaxDepth: 4}.Analyze(context.Background(), compileSrc(t, deepAndBadSrc, 0), engine.Options{Bound: 2, All: true})
+	r, err = states.Engine{MaxDepth: 4}.Analyze(context.Background(), compileSrc(t, deepAndBadSrc, 0), cbr.Options{Bound: 2, All: true})
 	require.NoError(t, err)
-	require.Equal(t, engine.Violation, r.Verdict)
-	require.ErrorIs(t, r.Limit, engine.ErrDepthLimit)
+	require.Equal(t, cbr.Violation, r.Verdict)
+	require.ErrorIs(t, r.Limit, cbr.ErrDepthLimit)
 }
 
 func must(t *testing.T, file string) string {
@@ -107,9 +107,9 @@ func must(t *testing.T, file string) string {
 // TestDeterministic: two runs give the same figures and violations.
 func TestDeterministic(t *testing.T) {
 	net := compile(t, filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a1s2.pds"))
-	var first *engine.Result
+	var first *cbr.Result
 	for range 3 {
-		r, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: 5, All: true})
+		r, err := states.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: 5, All: true})
 		require.NoError(t, err)
 		r.Stats.Time = 0
 		if first == nil {
@@ -133,26 +133,26 @@ func TestOpenInitialData(t *testing.T) {
 	for _, bits := range []int{22, 32} {
 		net := compileSrc(t, src(bits), 0)
 		start := time.Now()
-		r, err := states.Engine{MaxStateBytes: 512 << 20}.Analyze(context.Background(), net, engine.Options{})
+		r, err := states.Engine{MaxStateBytes: 512 << 20}.Analyze(context.Background(), net, cbr.Options{})
 		require.NoError(t, err)
 		require.Less(t, time.Since(start), time.Second)
-		require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
-		require.ErrorIs(t, r.Limit, engine.ErrMemoryLimit)
+		require.Equal(t, cbr.Unknown, r.Verdict, r.Reason)
+		require.ErrorIs(t, r.Limit, cbr.ErrMemoryLimit)
 		require.Equal(t, fmt.Sprintf("2^%d initial configurations: more than the memory limit allows (at least 133 bytes each, 512 MiB in all)", bits), r.Reason)
 		require.Equal(t, -1, r.Complete)
 
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		start = time.Now()
-		r, err = states.Engine{}.Analyze(ctx, net, engine.Options{})
+		r, err = states.Engine{}.Analyze(ctx, net, cbr.Options{})
 		cancel()
 		require.NoError(t, err)
 		require.Less(t, time.Since(start), 2*time.Second, "the deadline must stop the enumeration")
-		require.Equal(t, engine.Unknown, r.Verdict, r.Reason)
+		require.Equal(t, cbr.Unknown, r.Verdict, r.Reason)
 		require.ErrorIs(t, r.Limit, context.DeadlineExceeded)
 		require.Equal(t, -1, r.Complete)
 	}
 	// Open data the bound holds is searched: x = 1 fails the assertion.
-	r, err := states.Engine{MaxStateBytes: 512 << 20}.Analyze(context.Background(), compileSrc(t, src(8), 0), engine.Options{})
+	r, err := states.Engine{MaxStateBytes: 512 << 20}.Analyze(context.Background(), compileSrc(t, src(8), 0), cbr.Options{})
 	require.NoError(t, err)
-	require.Equal(t, engine.Violation, r.Verdict, r.Reason)
+	require.Equal(t, cbr.Violation, r.Verdict, r.Reason)
 }

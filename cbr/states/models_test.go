@@ -8,8 +8,8 @@ import (
 
 	"github.com/cbreach/cbreach/benchmarks"
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/stretchr/testify/require"
@@ -51,13 +51,13 @@ func TestModels(t *testing.T) {
 			for _, k := range ks {
 				viol, fewest := want.Within(k)
 				for _, noPOR := range []bool{false, true} {
-					r, err := states.Engine{NoPOR: noPOR}.Analyze(context.Background(), net, engine.Options{Bound: k})
+					r, err := states.Engine{NoPOR: noPOR}.Analyze(context.Background(), net, cbr.Options{Bound: k})
 					require.NoError(t, err)
 					if viol {
-						require.Equal(t, engine.Violation, r.Verdict, "k %d no-por %v: %s", k, noPOR, r.Reason)
+						require.Equal(t, cbr.Violation, r.Verdict, "k %d no-por %v: %s", k, noPOR, r.Reason)
 						require.Equal(t, fewest, r.Contexts(), "k %d no-por %v: fewest contexts", k, noPOR)
 					} else {
-						require.Equal(t, engine.Safe, r.Verdict, "k %d no-por %v: %s", k, noPOR, r.Reason)
+						require.Equal(t, cbr.Safe, r.Verdict, "k %d no-por %v: %s", k, noPOR, r.Reason)
 					}
 					t.Logf("k %d no-por %v: %v, %d states, %d configs, %d transitions, %d reduced, %s", k, noPOR, r.Verdict,
 						states.Figures(r).States, states.Figures(r).Configs, states.Figures(r).Transitions, states.Figures(r).Reduced, r.Stats.Time)
@@ -72,9 +72,9 @@ func TestModels(t *testing.T) {
 func TestBundledExample(t *testing.T) {
 	net := compile(t, filepath.Join("..", "..", "examples", "bluetooth.pds"))
 	for k := 1; k <= 5; k++ {
-		want, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, All: true})
+		want, err := tuples.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: k, All: true})
 		require.NoError(t, err)
-		got, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: k, All: true})
+		got, err := states.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: k, All: true})
 		require.NoError(t, err)
 		require.Equal(t, want.Verdict, got.Verdict, "k %d", k)
 		require.Equal(t, sites(want), sites(got), "k %d", k)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/stretchr/testify/require"
@@ -19,15 +19,15 @@ import (
 func TestPORMissedBug(t *testing.T) {
 	net := compile(t, filepath.Join("testdata", "sleepset.pds"))
 	for k := 1; k <= 3; k++ {
-		want, err := cbr.Analyze(context.Background(), net, cbr.Options{Contexts: k, All: true})
+		want, err := tuples.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: k, All: true})
 		require.NoError(t, err)
 		for _, noPOR := range []bool{false, true} {
-			r, err := states.Engine{NoPOR: noPOR}.Analyze(context.Background(), net, engine.Options{Bound: k, All: true})
+			r, err := states.Engine{NoPOR: noPOR}.Analyze(context.Background(), net, cbr.Options{Bound: k, All: true})
 			require.NoError(t, err)
 			require.Equal(t, want.Verdict, r.Verdict, "k %d no-por %v", k, noPOR)
 			require.Equal(t, sites(want), sites(r), "k %d no-por %v", k, noPOR)
 			if k >= 2 {
-				require.Equal(t, engine.Violation, r.Verdict, "k %d no-por %v", k, noPOR)
+				require.Equal(t, cbr.Violation, r.Verdict, "k %d no-por %v", k, noPOR)
 				require.Equal(t, 2, r.Contexts(), "k %d no-por %v", k, noPOR)
 			}
 			if noPOR {
@@ -125,7 +125,7 @@ func TestNaiveSleepSetsMiss(t *testing.T) {
 	require.True(t, naiveSleepSets(net, 2, false), "without sleep sets the search finds the violation within 2 contexts")
 	require.False(t, naiveSleepSets(net, 2, true), "the naive combination should miss the violation within 2 contexts")
 	require.True(t, naiveSleepSets(net, 3, true), "the naive combination finds it with 3")
-	r, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: 2})
+	r, err := states.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: 2})
 	require.NoError(t, err)
-	require.Equal(t, engine.Violation, r.Verdict)
+	require.Equal(t, cbr.Violation, r.Verdict)
 }

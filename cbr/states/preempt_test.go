@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/stretchr/testify/require"
 )
@@ -17,24 +17,24 @@ import (
 // context are free. Within 0 preemptions it is safe.
 func TestPreemptions(t *testing.T) {
 	net := compile(t, filepath.Join("..", "..", "cmd", "cbreach", "testdata", "handover.pds"))
-	run := func(k int, u engine.Unit) *engine.Result {
-		r, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: k, Unit: u, All: true})
+	run := func(k int, u cbr.Unit) *cbr.Result {
+		r, err := states.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: k, Unit: u, All: true})
 		require.NoError(t, err)
 		return r
 	}
-	r := run(engine.ZeroBound, engine.Preemptions)
-	require.Equal(t, engine.Safe, r.Verdict)
+	r := run(cbr.ZeroBound, cbr.Preemptions)
+	require.Equal(t, cbr.Safe, r.Verdict)
 	require.Equal(t, 0, r.Bound)
-	require.Equal(t, engine.Preemptions, r.Unit)
-	r = run(1, engine.Preemptions)
-	require.Equal(t, engine.Violation, r.Verdict)
+	require.Equal(t, cbr.Preemptions, r.Unit)
+	r = run(1, cbr.Preemptions)
+	require.Equal(t, cbr.Violation, r.Verdict)
 	require.Equal(t, 1, r.Contexts())
 	require.Zero(t, states.Figures(r).Reduced, "no reduction when counting preemptions")
-	r = run(4, engine.Contexts)
+	r = run(4, cbr.Contexts)
 	require.Equal(t, 4, r.Contexts())
-	r = run(3, engine.Contexts)
-	require.Equal(t, engine.Safe, r.Verdict)
+	r = run(3, cbr.Contexts)
+	require.Equal(t, cbr.Safe, r.Verdict)
 
-	_, err := states.Engine{}.Analyze(context.Background(), net, engine.Options{Bound: engine.ZeroBound})
+	_, err := states.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: cbr.ZeroBound})
 	require.Error(t, err, "0 contexts")
 }

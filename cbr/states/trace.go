@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 )
 
 // Traces: with Options.Traces every queued state remembers the state it
@@ -12,7 +12,7 @@ import (
 // links gives a run with the state's fewest contexts), and a violation
 // the state it was found in. After the search the links are followed back
 // to an initial state; each step's rule is the first rule that makes it
-// (pds/explicit's Stepper.Rules); engine.Trace.Check replays the result.
+// (pds/explicit's Stepper.Rules); cbr.Trace.Check replays the result.
 
 // state identifies a stored state.
 type state struct {
@@ -53,7 +53,7 @@ func (a *search) traceFound(key any) {
 
 // buildTraces gives every violation its trace, or the reason it has none.
 func (a *search) buildTraces(context.Context) {
-	a.res.SetTraces(a.net, func(f engine.Found) (*engine.Trace, bool, error) {
+	a.res.SetTraces(a.net, func(f cbr.Found) (*cbr.Trace, bool, error) {
 		s, ok := a.where[f.Key()]
 		if !ok {
 			return nil, false, nil
@@ -68,7 +68,7 @@ func (a *search) buildTraces(context.Context) {
 
 // traceOf follows the links back from s to an initial state and names
 // each step's rule.
-func (a *search) traceOf(s state) (*engine.Trace, error) {
+func (a *search) traceOf(s state) (*cbr.Trace, error) {
 	chain := []state{s}
 	var threads []int
 	for {
@@ -82,7 +82,7 @@ func (a *search) traceOf(s state) (*engine.Trace, error) {
 		chain = append(chain, p.from)
 		threads = append(threads, p.thread)
 	}
-	tr := &engine.Trace{Initial: decode(a.net, chain[len(chain)-1].key)}
+	tr := &cbr.Trace{Initial: decode(a.net, chain[len(chain)-1].key)}
 	cur := tr.Initial
 	for i := len(chain) - 2; i >= 0; i-- {
 		t := threads[i]
@@ -90,18 +90,18 @@ func (a *search) traceOf(s state) (*engine.Trace, error) {
 		if err != nil {
 			return nil, err
 		}
-		var step *engine.Step
+		var step *cbr.TraceStep
 		for j, d := range succ {
 			if encode(d) == chain[i].key {
-				step = &engine.Step{Rule: rules[j], After: d, Starts: -1}
+				step = &cbr.TraceStep{Rule: rules[j], After: d, Starts: -1}
 				break
 			}
 		}
 		if step == nil {
-			return nil, fmt.Errorf("%w: thread %d has no step to a linked state", engine.ErrBadTrace, t)
+			return nil, fmt.Errorf("%w: thread %d has no step to a linked state", cbr.ErrBadTrace, t)
 		}
 		if n := len(tr.Contexts); n == 0 || tr.Contexts[n-1].Thread != t {
-			tr.Contexts = append(tr.Contexts, engine.Context{Thread: t})
+			tr.Contexts = append(tr.Contexts, cbr.TraceContext{Thread: t})
 		}
 		c := &tr.Contexts[len(tr.Contexts)-1]
 		c.Steps = append(c.Steps, *step)

@@ -8,12 +8,13 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
 	"github.com/spf13/pflag"
 )
 
@@ -36,7 +37,7 @@ func init() {
 }
 
 func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
-	fs.StringVar(&e.name, "engine", cbr.Name, "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
+	fs.StringVar(&e.name, "engine", tuples.Name, "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
 	fs.IntVar(&e.maxDepth, "max-depth", states.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
 	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %d rounds) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)", seqMaxRounds))
@@ -78,8 +79,8 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 	}
 	switch {
 	case fs.Changed("unbounded") && !entry.Unbounded:
-		return fmt.Errorf("--unbounded applies to --engine %s only, not to --engine %s", cbr.Name, entry.Name)
-	case entry.Units[0] == engine.Rounds && c.count != "contexts":
+		return fmt.Errorf("--unbounded applies to --engine %s only, not to --engine %s", tuples.Name, entry.Name)
+	case entry.Units[0] == cbr.Rounds && c.count != "contexts":
 		return fmt.Errorf("--count: --engine %s counts rounds, not %s", entry.Name, c.count)
 	case c.engine.maxDepth < 1:
 		return fmt.Errorf("--max-depth: need at least 1 frame, got %d", c.engine.maxDepth)
@@ -109,7 +110,7 @@ type shows struct {
 func (c *config) show() shows { return engineShows[c.entry.Name] }
 
 var engineShows = map[string]shows{
-	cbr.Name:    {summary: tupleSummary, progress: tupleProgress, stats: tupleStats, print: printNet},
+	tuples.Name: {summary: tupleSummary, progress: tupleProgress, stats: tupleStats, print: printNet},
 	seq.Name:    {summary: seqSummary, progress: seqProgress, stats: seqStats, print: printSeq},
 	states.Name: {summary: explicitSummary, progress: explicitProgress, stats: explicitStats, print: printNet},
 }
@@ -178,7 +179,7 @@ func printSeq(ctx context.Context, w io.Writer, net *pds.Network, c *config) err
 		return err
 	}
 	build := seq.Build
-	if c.strategy == cbr.Lazy {
+	if c.strategy == split.Lazy {
 		build = seq.BuildLazy
 	}
 	s, err := build(ctx, slotted, c.contexts, bdd.Config{Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}})

@@ -13,8 +13,8 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 	"github.com/spf13/pflag"
@@ -127,7 +127,7 @@ one failed with an internal error.
 func flagSet(c *config) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("cbreach", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.IntVarP(&c.contexts, "contexts", "k", engine.DefaultBound, "the bound: explore runs of at most `N` contexts (or preemptions, with --count preemptions)")
+	fs.IntVarP(&c.contexts, "contexts", "k", cbr.DefaultBound, "the bound: explore runs of at most `N` contexts (or preemptions, with --count preemptions)")
 	fs.StringVar(&c.count, "count", "contexts", "what the bound counts, `UNIT` contexts or preemptions (switches away from a thread that could still move; the first context and switches away from a blocked or finished thread are free)")
 	fs.StringVar(&c.split, "split", "lazy", "`MODE` lazy or eager: view tuple splitting (cbr), the sequential reduction's form (seq)")
 	fs.StringVar(&c.prune, "prune", "subsumed", "leave out new view tuples covered by kept ones, `MODE` subsumed, identical or none (exact in every mode)")
@@ -137,7 +137,7 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 30s, 5m); 0 means no limit")
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "give up when more than `N` live BDD nodes are needed; 0 means no limit")
 	fs.StringVar(&c.maxMemory, "max-memory", defaultMemory(), "give up when the process holds more than `SIZE` of memory (e.g. 4GiB, 512MiB); 0 means no limit")
-	fs.IntVar(&c.maxTuples, "max-tuples", cbr.DefaultMaxTuples, "eager splitting: refuse a split into more than `N` view tuples; 0 means no limit")
+	fs.IntVar(&c.maxTuples, "max-tuples", tuples.DefaultMaxTuples, "eager splitting: refuse a split into more than `N` view tuples; 0 means no limit")
 	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&c.stats, "stats", false, "print the full statistics")
 	fs.BoolVar(&c.printRules, "print-rules", false, "compile and print the pushdown network, do not analyze")
@@ -160,7 +160,7 @@ func flagSet(c *config) *pflag.FlagSet {
 // parse reads the command line into the configuration and the options
 // every engine takes; done says the command ends here with code (help,
 // version, or a usage error, already printed).
-func parse(args []string, stdout, stderr io.Writer) (c *config, opts engine.Options, code int, done bool) {
+func parse(args []string, stdout, stderr io.Writer) (c *config, opts cbr.Options, code int, done bool) {
 	c = &config{stdin: stdin}
 	fs := flagSet(c)
 	help := fs.BoolP("help", "h", false, "print this help and exit")
@@ -198,55 +198,55 @@ func parse(args []string, stdout, stderr io.Writer) (c *config, opts engine.Opti
 // options turns the flags into the options every engine takes and the
 // engine's settings. It checks what only the command line knows: the
 // flags' syntax and which flags go together; the bound and the limits
-// are the library's to check (engine.Options.Check).
-func options(c *config, fs *pflag.FlagSet) (engine.Options, error) {
+// are the library's to check (cbr.Options.Check).
+func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	var err error
 	if c.strategy, err = split.Parse(c.split); err != nil {
-		return engine.Options{}, fmt.Errorf("--split: want eager or lazy, got %q", c.split)
+		return cbr.Options{}, fmt.Errorf("--split: want eager or lazy, got %q", c.split)
 	}
-	prune, ok := map[string]cbr.Prune{"subsumed": cbr.PruneSubsumed, "identical": cbr.PruneIdentical, "none": cbr.PruneNone}[c.prune]
+	prune, ok := map[string]tuples.Prune{"subsumed": tuples.PruneSubsumed, "identical": tuples.PruneIdentical, "none": tuples.PruneNone}[c.prune]
 	switch {
 	case !ok:
-		return engine.Options{}, fmt.Errorf("--prune: want subsumed, identical or none, got %q", c.prune)
-	case c.noDedup && fs.Changed("prune") && prune != cbr.PruneNone:
-		return engine.Options{}, fmt.Errorf("--no-dedup contradicts --prune %s", c.prune)
+		return cbr.Options{}, fmt.Errorf("--prune: want subsumed, identical or none, got %q", c.prune)
+	case c.noDedup && fs.Changed("prune") && prune != tuples.PruneNone:
+		return cbr.Options{}, fmt.Errorf("--no-dedup contradicts --prune %s", c.prune)
 	case c.noDedup:
-		prune = cbr.PruneNone
+		prune = tuples.PruneNone
 	}
-	unit, err := engine.ParseUnit(c.count)
+	unit, err := cbr.ParseUnit(c.count)
 	if err != nil {
-		return engine.Options{}, fmt.Errorf("--count: want contexts or preemptions, got %q", c.count)
+		return cbr.Options{}, fmt.Errorf("--count: want contexts or preemptions, got %q", c.count)
 	}
 	switch {
 	case fs.Changed("max-threads") && c.maxThreads < 1:
-		return engine.Options{}, fmt.Errorf("--max-threads: need at least 1, got %d", c.maxThreads)
+		return cbr.Options{}, fmt.Errorf("--max-threads: need at least 1, got %d", c.maxThreads)
 	case c.cuba && c.bp:
-		return engine.Options{}, errors.New("--cuba and --bp exclude each other")
+		return cbr.Options{}, errors.New("--cuba and --bp exclude each other")
 	case !c.cuba && (c.init != "" || c.target != ""):
-		return engine.Options{}, errors.New("--init and --target go with --cuba")
+		return cbr.Options{}, errors.New("--init and --target go with --cuba")
 	}
 	c.perBound = c.perBound || c.reachTops
 	switch {
 	case c.unbounded && fs.Changed("contexts"):
-		return engine.Options{}, errors.New("--unbounded deepens the bound itself: it goes without -k")
+		return cbr.Options{}, errors.New("--unbounded deepens the bound itself: it goes without -k")
 	case c.unbounded && c.perBound:
-		return engine.Options{}, errors.New("--per-bound needs a bound: give -k instead of --unbounded")
+		return cbr.Options{}, errors.New("--per-bound needs a bound: give -k instead of --unbounded")
 	case c.trace.full && c.trace.off:
-		return engine.Options{}, errors.New("--trace and --no-trace exclude each other")
+		return cbr.Options{}, errors.New("--trace and --no-trace exclude each other")
 	}
 	if c.memory, err = parseSize(c.maxMemory); err != nil {
-		return engine.Options{}, fmt.Errorf("--max-memory: %v", err)
+		return cbr.Options{}, fmt.Errorf("--max-memory: %v", err)
 	}
 	bound := c.contexts
 	if bound == 0 {
-		bound = engine.ZeroBound // 0 preemptions (0 would be the default)
+		bound = cbr.ZeroBound // 0 preemptions (0 would be the default)
 	}
 	maxTuples := c.maxTuples
 	if maxTuples == 0 {
-		maxTuples = cbr.NoTupleLimit
+		maxTuples = tuples.NoTupleLimit
 	}
 	c.settings = engines.Settings{Split: c.strategy, Prune: prune, PerBound: c.perBound, MaxDepth: c.engine.maxDepth, NoPOR: c.engine.noPOR, MaxBytes: c.memory}
-	return engine.Options{Bound: bound, Unit: unit, Unbounded: c.unbounded, All: c.all,
+	return cbr.Options{Bound: bound, Unit: unit, Unbounded: c.unbounded, All: c.all,
 		Limits: cbr.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory, MaxTuples: maxTuples}, Traces: !c.trace.off}, nil
 }
 
@@ -257,7 +257,7 @@ var optionFlags = map[string]string{"Bound": "--contexts", "Unit": "--count", "M
 // flagWords says an error of the options in the command line's words: an
 // option the library refused under the name of its flag.
 func (c *config) flagWords(err error) string {
-	var oe *engine.OptionError
+	var oe *cbr.OptionError
 	if !errors.As(err, &oe) {
 		return err.Error()
 	}
@@ -312,7 +312,7 @@ func (c *config) limits(ctx context.Context) (context.Context, func(), error) {
 // loadFailed reports an input that could not be read: a limit while
 // compiling (nothing was analysed: UNKNOWN), an internal error, or bad
 // input.
-func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts engine.Options, err error) int {
+func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts cbr.Options, err error) int {
 	if !bdd.IsLimit(err) {
 		if isInternal(err) {
 			return c.fail(stdout, stderr, exitInternal, err.Error())
@@ -321,7 +321,7 @@ func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts engine.Opt
 	}
 	bound, unit, _ := opts.Check(c.entry.Name, c.entry.Units...)
 	r := &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Limit: err,
-		Reason: engine.Reason(err) + " while compiling " + c.file, Stats: cbr.Stats{TuplesPerLevel: make([]int, bound+1)}}
+		Reason: cbr.Reason(err) + " while compiling " + c.file, Stats: cbr.Stats{TuplesPerLevel: make([]int, bound+1)}}
 	report(stdout, in, c, r)
 	return exitUnknown
 }

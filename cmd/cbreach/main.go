@@ -31,7 +31,6 @@ import (
 	"syscall"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 )
 
@@ -72,7 +71,7 @@ func isInternal(err error) bool {
 func main() {
 	// Ctrl-C and SIGTERM cancel the run, which then reports what it
 	// covered, as a time limit does, building the traces of the
-	// violations it found for up to engine.GraceTime more; a second one
+	// violations it found for up to cbr.GraceTime more; a second one
 	// stops that at once (the hard stop).
 	hard, hardStop := context.WithCancel(context.Background())
 	ctx, stop := context.WithCancel(hard)
@@ -84,7 +83,7 @@ func main() {
 		<-sigs
 		hardStop()
 	}()
-	code := run(engine.WithHardStop(ctx, hard), os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
+	code := run(cbr.WithHardStop(ctx, hard), os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
 	signal.Stop(sigs)
 	stop()
 	hardStop()

@@ -8,7 +8,6 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -49,7 +48,7 @@ func report(w io.Writer, in *input, c *config, r *cbr.Result) {
 // verdict writes the verdict line, and the violations with their traces.
 // Rounds are said as the round-robin bound they are: "within 2 rounds".
 func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
-	rounds := r.Unit == engine.Rounds
+	rounds := r.Unit == cbr.Rounds
 	atMost := "with at most"
 	if rounds {
 		atMost = "within"
@@ -69,7 +68,7 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 			// The violations stand; the list may not be whole.
 			why := r.Reason
 			if why == "" {
-				why = engine.Reason(r.Limit)
+				why = cbr.Reason(r.Limit)
 			}
 			fmt.Fprintf(b, "(%s: complete up to %s; violation sites that need more %s may be missing)\n",
 				why, units(r.Complete, r.Unit), r.Unit)
@@ -164,7 +163,7 @@ func levelTime(r *cbr.Result, j int) string {
 // contexts", or "first reached within 2 rounds".
 func describe(v cbr.Found, u cbr.Unit) string {
 	with := "with"
-	if u == engine.Rounds {
+	if u == cbr.Rounds {
 		with = "within"
 	}
 	if v.Target != nil {
@@ -235,7 +234,7 @@ func writeJSON(w io.Writer, in *input, c *config, r *cbr.Result) {
 
 // limitWords says a limit in words.
 func limitWords(err error) string {
-	if w := engine.LimitWords(err); w != "" {
+	if w := cbr.LimitWords(err); w != "" {
 		return w
 	}
 	return "cancelled"

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
 )
 
 // exitDisagree is the exit status of --self-check when the engines
@@ -50,14 +51,14 @@ func (r *checkRun) internal() bool {
 // and the others agree (the cut-off ones found nothing the others did
 // not), 4 when they disagree or a trace (built unless --no-trace) failed
 // its replay or has another number of contexts than its violation.
-func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, opts engine.Options) int {
+func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, opts cbr.Options) int {
 	opts.All = true
 	opts.OnProgress = nil
 	var runs []*checkRun
-	for _, s := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
+	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
 		set := c.settings
 		set.Split = s
-		r, err := hooked("cbr " + s.String())(c.engineNamed(cbr.Name, set).Analyze(ctx, net, opts))
+		r, err := hooked("cbr " + s.String())(c.engineNamed(tuples.Name, set).Analyze(ctx, net, opts))
 		runs = append(runs, &checkRun{name: "cbr " + s.String(), res: r, err: err})
 	}
 	r, err := hooked(states.Name)(c.engineNamed(states.Name, c.settings).Analyze(ctx, net, opts))
@@ -212,10 +213,10 @@ const seqMaxRounds = 3
 // contexts. It writes its line and returns exitDisagree when an
 // implication fails, exitUnknown when seq was cut off, 0 otherwise (also
 // when it was left out, which the line says).
-func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts engine.Options, runs []*checkRun) int {
+func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts cbr.Options, runs []*checkRun) int {
 	fmt.Fprintf(b, "  %-10s ", "seq:")
 	switch {
-	case opts.Unit != engine.Contexts:
+	case opts.Unit != cbr.Contexts:
 		b.WriteString("left out: it counts rounds, and rounds bound contexts, not preemptions\n")
 		return 0
 	case len(opts.Targets) > 0:
@@ -247,7 +248,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 	sort.Strings(sites)
 	complete := err == nil && r.Limit == nil && r.Verdict != cbr.Unknown
 	if complete {
-		fmt.Fprintf(b, "%s within %s", strings.ToUpper(r.Verdict.String()), units(opts.Bound, engine.Rounds))
+		fmt.Fprintf(b, "%s within %s", strings.ToUpper(r.Verdict.String()), units(opts.Bound, cbr.Rounds))
 	} else {
 		fmt.Fprintf(b, "UNKNOWN (%s)", r.Reason)
 	}
@@ -266,7 +267,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 			}
 			if !ok || got > v.Contexts {
 				fmt.Fprintf(b, "  %-10s %s: %s with %s in %s must be found within %s\n", "", "DISAGREE", v.Pos, units(v.Contexts, cbr.Contexts),
-					run.name, units(v.Contexts, engine.Rounds))
+					run.name, units(v.Contexts, cbr.Rounds))
 				return exitDisagree
 			}
 		}
@@ -278,7 +279,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		if slotted, err := net.WithThreadSlots(net.MaxThreads); err == nil {
 			n = len(slotted.Threads)
 		}
-		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Bound, engine.Rounds), n,
+		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Bound, cbr.Rounds), n,
 			units(opts.Bound*n, cbr.Contexts))
 	}
 	if !complete {

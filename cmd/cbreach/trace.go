@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -252,9 +251,9 @@ func (t *tracer) compact(b *strings.Builder, tr *cbr.Trace) {
 // preempting the thread before it or after it could not move.
 func (t *tracer) switches(tr *cbr.Trace) []string {
 	out := make([]string, len(tr.Contexts))
-	if t.unit == engine.Rounds {
+	if t.unit == cbr.Rounds {
 		// The round of round-robin each context runs in (the fewest
-		// rounds that hold the contexts in order: engine.Trace.Units).
+		// rounds that hold the contexts in order: cbr.Trace.Units).
 		round := 0
 		for i, c := range tr.Contexts {
 			if i == 0 || c.Thread <= tr.Contexts[i-1].Thread {
@@ -293,7 +292,7 @@ func (t *tracer) full(b *strings.Builder, tr *cbr.Trace) {
 	sw := t.switches(tr)
 	for i, c := range tr.Contexts {
 		round := ""
-		if t.unit == engine.Rounds {
+		if t.unit == cbr.Rounds {
 			round = sw[i]
 		}
 		fmt.Fprintf(b, "  context %d: %s%s\n", i+1, threadName(c.Thread, who), round)

@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
 )
 
 // bluetooth writes the Bluetooth driver of the jMoped paper (Section 5.2;
@@ -142,8 +144,8 @@ func TestBluetooth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, split := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
-				res, err := cbr.Analyze(context.Background(), sn, cbr.Options{Contexts: k, Split: split})
+			for _, split := range []split.Strategy{split.Eager, split.Lazy} {
+				res, err := tuples.Engine{Split: split}.Analyze(context.Background(), sn, cbr.Options{Bound: k})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/split"
 )
 
 // corpusThreads is the thread bound of the corpus runs: the SATABS
@@ -63,8 +65,8 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, split := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
-				res, err := cbr.Analyze(context.Background(), sn, cbr.Options{Contexts: want.k, Split: split})
+			for _, split := range []split.Strategy{split.Eager, split.Lazy} {
+				res, err := tuples.Engine{Split: split}.Analyze(context.Background(), sn, cbr.Options{Bound: want.k})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -76,7 +78,7 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("%v: got a violation with %d contexts, want none within %d", split, res.Contexts(), want.k)
 				}
 				if want.violation && want.k > 1 {
-					res, err := cbr.Analyze(context.Background(), sn, cbr.Options{Contexts: want.k - 1, Split: split})
+					res, err := tuples.Engine{Split: split}.Analyze(context.Background(), sn, cbr.Options{Bound: want.k - 1})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/split"
 )
 
 // getafixGen writes a random Getafix program: three globals, init and two
@@ -152,8 +153,8 @@ func TestGetafixDifferential(t *testing.T) {
 				sitesRef = append(sitesRef, fmt.Sprintf("%s@%d", v.Label.Name, v.Contexts))
 			}
 			slices.Sort(sitesRef)
-			for _, split := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
-				res, err := cbr.Analyze(ctx, n, cbr.Options{Contexts: k, Split: split, All: true, Traces: true})
+			for _, split := range []split.Strategy{split.Eager, split.Lazy} {
+				res, err := tuples.Engine{Split: split}.Analyze(ctx, n, cbr.Options{Bound: k, All: true, Traces: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -162,7 +163,7 @@ func TestGetafixDifferential(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := states.Engine{}.Analyze(ctx, n, engine.Options{Bound: k, All: true, Traces: true})
+			xr, err := states.Engine{}.Analyze(ctx, n, cbr.Options{Bound: k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +171,7 @@ func TestGetafixDifferential(t *testing.T) {
 				t.Errorf("explicit engine: %v, reference %v\n%s", got, sitesRef, src)
 			}
 			checkTraces(t, "explicit engine", xr.Violations)
-			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, engine.Options{Bound: k, All: true, Traces: true})
+			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, cbr.Options{Bound: k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}

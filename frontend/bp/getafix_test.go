@@ -10,16 +10,17 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/split"
 )
 
 // sites lists a run's violations as label@units, in label order.
-func sites(fs []engine.Found) []string {
+func sites(fs []cbr.Found) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, fmt.Sprintf("%s@%d", f.Label.Name, f.Contexts))
@@ -29,7 +30,7 @@ func sites(fs []engine.Found) []string {
 }
 
 // checkTraces fails on a violation without its replayed trace.
-func checkTraces(t *testing.T, what string, fs []engine.Found) {
+func checkTraces(t *testing.T, what string, fs []cbr.Found) {
 	t.Helper()
 	for _, f := range fs {
 		if f.Trace == nil {
@@ -71,8 +72,8 @@ func TestGetafixEngines(t *testing.T) {
 			if got := fewest(t, n, tc.k); got != tc.want {
 				t.Fatalf("reference: fewest contexts %d, want %d", got, tc.want)
 			}
-			for _, split := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
-				res, err := cbr.Analyze(ctx, n, cbr.Options{Contexts: tc.k, Split: split, All: true, Traces: true})
+			for _, split := range []split.Strategy{split.Eager, split.Lazy} {
+				res, err := tuples.Engine{Split: split}.Analyze(ctx, n, cbr.Options{Bound: tc.k, All: true, Traces: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -81,7 +82,7 @@ func TestGetafixEngines(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := states.Engine{}.Analyze(ctx, n, engine.Options{Bound: tc.k, All: true, Traces: true})
+			xr, err := states.Engine{}.Analyze(ctx, n, cbr.Options{Bound: tc.k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +91,7 @@ func TestGetafixEngines(t *testing.T) {
 			}
 			checkTraces(t, "explicit engine", xr.Violations)
 			for _, lazy := range []bool{true, false} {
-				sr, err := seq.Engine{Lazy: lazy}.Analyze(ctx, n, engine.Options{Bound: tc.k, All: true, Traces: true})
+				sr, err := seq.Engine{Lazy: lazy}.Analyze(ctx, n, cbr.Options{Bound: tc.k, All: true, Traces: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -163,8 +164,8 @@ func TestFibonacciEngines(t *testing.T) {
 			if want.violation != (len(ref.Violations) > 0) || want.violation && ref.Violations[0].Contexts != want.k {
 				t.Fatalf("reference: %v, EXPECTED %+v", sitesRef, want)
 			}
-			for _, split := range []cbr.Strategy{cbr.Eager, cbr.Lazy} {
-				res, err := cbr.Analyze(ctx, n, cbr.Options{Contexts: want.k, Split: split, All: true, Traces: true})
+			for _, split := range []split.Strategy{split.Eager, split.Lazy} {
+				res, err := tuples.Engine{Split: split}.Analyze(ctx, n, cbr.Options{Bound: want.k, All: true, Traces: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -173,7 +174,7 @@ func TestFibonacciEngines(t *testing.T) {
 				}
 				checkTraces(t, fmt.Sprint("cbr ", split), res.Violations)
 			}
-			xr, err := states.Engine{}.Analyze(ctx, n, engine.Options{Bound: want.k, All: true, Traces: true})
+			xr, err := states.Engine{}.Analyze(ctx, n, cbr.Options{Bound: want.k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +185,7 @@ func TestFibonacciEngines(t *testing.T) {
 			if !tier.Long() {
 				return
 			}
-			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, engine.Options{Bound: tc.rounds, Traces: true})
+			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, cbr.Options{Bound: tc.rounds, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}

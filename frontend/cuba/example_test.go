@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend/cuba"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -30,7 +31,7 @@ PDA 0 1
 		fmt.Println(err)
 		return
 	}
-	res, err := cbr.Analyze(context.Background(), inst.Net, cbr.Options{Contexts: 3, Targets: []pds.Target{inst.EngineTarget(tg)}})
+	res, err := tuples.Engine{}.Analyze(context.Background(), inst.Net, cbr.Options{Bound: 3, Targets: []pds.Target{inst.EngineTarget(tg)}})
 	if err != nil {
 		fmt.Println(err)
 		return

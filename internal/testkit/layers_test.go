@@ -21,11 +21,11 @@ var floors = [][]string{
 	{"internal/diag", "bdd"},
 	{"pds"},
 	{"pds/explicit", "symauto"},
-	{"cbr/engine"}, // the vocabulary: no engine, no splitter
+	{"cbr"}, // the vocabulary: no engine, no splitter
 	{"split"},
-	{"cbr/seq", "cbr/states", "cbr"}, // the engines, siblings
-	{"cbr/engines"},                  // the table
-	{"frontend"},                     // the readers
+	{"cbr/seq", "cbr/states", "cbr/tuples"}, // the engines, siblings
+	{"cbr/engines"},                         // the table
+	{"frontend"},                            // the readers
 	{"internal/testkit", "benchmarks", "cmd"},
 }
 

@@ -73,7 +73,7 @@ func (s *Stepper) By(c Config, thread int, rule *pds.Rule) (succ []Config, err e
 // the top frame's locals (the rule's relation alone: a push beyond the
 // depth cap, a start beyond the thread bound and a return whose receive
 // relation refuses the value count as moves). This is the "cannot move"
-// of preemption counting (cbr/engine.Preemptions): a switch away from a
+// of preemption counting (cbr.Preemptions): a switch away from a
 // thread that is not enabled is free.
 func (s *Stepper) Enabled(c Config, thread int) (ok bool, err error) {
 	defer bddFailure(&err)

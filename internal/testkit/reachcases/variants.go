@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/engine"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/states"
+	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -31,9 +31,11 @@ type Variant struct {
 	// on the same network and bound, such as the same engine without
 	// pruning.
 	AtMost []string
-	// CBR is the options of a cbr variant (without the bound), for tests
-	// that inspect its reachable sets; nil for other engines.
-	CBR *cbr.Options
+	// CBR is the view-tuple engine of a cbr variant, for tests that
+	// inspect its reachable sets; nil for other engines. Unit is what the
+	// variant's bound counts.
+	CBR  *tuples.Engine
+	Unit cbr.Unit
 	// Reference marks the explicit reference semantics, whose answer is
 	// the expectation of a case without Want.
 	Reference bool
@@ -89,45 +91,11 @@ func TupleBudget(ctx context.Context, tuples int) (context.Context, context.Canc
 	return context.WithValue(ctx, budgetKey{}, &budget{tuples, cancel}), func() { cancel(nil) }
 }
 
-// CBR returns the cbr variant of opts (All set: every violation site is
-// reported; Traces set: every violation's trace is checked); AtMost as in
-// Variant.
-func CBR(name string, opts cbr.Options, atMost ...string) Variant {
-	opts.All = true
-	o := opts
-	return Variant{Name: name, CBR: &o, AtMost: atMost, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
-		opts := o
-		opts.Contexts = k
-		opts.Traces = true
-		if k == 0 && opts.Count == cbr.Preemptions {
-			opts.Contexts = cbr.ZeroBound
-		}
-		eng, err := net.WithThreadSlots(net.MaxThreads) // the network cbr's traces name
-		if err != nil {
-			return nil, err
-		}
-		if b, ok := ctx.Value(budgetKey{}).(*budget); ok {
-			opts.OnProgress = func(p cbr.Progress) {
-				if p.Tuples >= b.tuples {
-					b.cancel(ErrBudget)
-				}
-			}
-		}
-		r, err := cbr.Analyze(ctx, net, opts)
-		if err != nil {
-			return nil, err
-		}
-		var sites []string
-		for _, x := range r.Violations {
-			sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
-			if r.Limit != nil && cbr.IsLimit(x.TraceErr) {
-				continue // the run was cut off, and so was its trace
-			}
-			if err := CheckTrace(x, opts.Count, eng); err != nil {
-				return nil, err
-			}
-		}
-		return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: r.Stats.ViewTuples, Raw: r}, nil
+// CBR returns the variant of the view-tuple engine e counting unit, with
+// every violation site and its checked trace; AtMost as in Variant.
+func CBR(name string, e tuples.Engine, unit cbr.Unit, atMost ...string) Variant {
+	return Variant{Name: name, CBR: &e, Unit: unit, AtMost: atMost, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
+		return runEngine(ctx, name, e, net, k, unit)
 	}}
 }
 
@@ -140,24 +108,35 @@ func ExplicitEngine(noPOR bool) Variant {
 		name += "/no-por"
 	}
 	return Variant{Name: name, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
-		return runEngine(ctx, name, states.Engine{MaxDepth: ReferenceDepth, NoPOR: noPOR}, net, k, engine.Contexts)
+		return runEngine(ctx, name, states.Engine{MaxDepth: ReferenceDepth, NoPOR: noPOR}, net, k, cbr.Contexts)
 	}}
 }
 
 // runEngine runs an engine of the table within k units, with every
 // violation site and its trace, checks the traces, and counts its work:
 // view tuples, or the explicit engine's expanded states.
-func runEngine(ctx context.Context, name string, e engines.Engine, net *pds.Network, k int, unit engine.Unit) (*Outcome, error) {
+func runEngine(ctx context.Context, name string, e engines.Engine, net *pds.Network, k int, unit cbr.Unit) (*Outcome, error) {
 	if k == 0 {
-		k = engine.ZeroBound
+		k = cbr.ZeroBound
 	}
-	r, err := e.Analyze(ctx, net, engine.Options{Bound: k, Unit: unit, All: true, Traces: true})
+	opts := cbr.Options{Bound: k, Unit: unit, All: true, Traces: true}
+	if b, ok := ctx.Value(budgetKey{}).(*budget); ok {
+		opts.OnProgress = func(p cbr.Progress) {
+			if p.Tuples >= b.tuples {
+				b.cancel(ErrBudget)
+			}
+		}
+	}
+	r, err := e.Analyze(ctx, net, opts)
 	if err != nil {
 		return nil, err
 	}
 	var sites []string
 	for _, x := range r.Violations {
 		sites = append(sites, fmt.Sprintf("%s@%d", x.Label.Name, x.Contexts))
+		if r.Limit != nil && cbr.IsLimit(x.TraceErr) {
+			continue // the run was cut off, and so was its trace
+		}
 		if err := CheckTrace(x, unit, r.Net); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -189,10 +168,10 @@ func Variants() []Variant {
 			subsumedAtMost = append(subsumedAtMost, fmt.Sprintf("%s/subsumed", split.Eager))
 		}
 		vs = append(vs,
-			CBR(none, cbr.Options{Split: s, Prune: cbr.PruneNone}, noneAtMost...),
-			CBR(fmt.Sprintf("%s/identical", s), cbr.Options{Split: s, Prune: cbr.PruneIdentical}, none),
-			CBR(fmt.Sprintf("%s/subsumed", s), cbr.Options{Split: s}, subsumedAtMost...), // the defaults
-			CBR(fmt.Sprintf("%s/subsumed-after-4", s), cbr.Options{Split: s, Prune: cbr.PruneSubsumed, SubsumeAfter: 4}, none),
+			CBR(none, tuples.Engine{Split: s, Prune: tuples.PruneNone}, cbr.Contexts, noneAtMost...),
+			CBR(fmt.Sprintf("%s/identical", s), tuples.Engine{Split: s, Prune: tuples.PruneIdentical}, cbr.Contexts, none),
+			CBR(fmt.Sprintf("%s/subsumed", s), tuples.Engine{Split: s}, cbr.Contexts, subsumedAtMost...), // the defaults
+			CBR(fmt.Sprintf("%s/subsumed-after-4", s), tuples.Engine{Split: s, Prune: tuples.PruneSubsumed, SubsumeAfter: 4}, cbr.Contexts, none),
 		)
 	}
 	return append(vs, ExplicitEngine(false), ExplicitEngine(true))
@@ -201,7 +180,7 @@ func Variants() []Variant {
 // CheckTrace checks that a violation came with its trace (the engine
 // replayed it on the explicit semantics, with as many units of the bound,
 // contexts or preemptions, as the violation's fewest, and no empty
-// context: engine.Trace.Check) and checks it once more on n, the network
+// context: cbr.Trace.Check) and checks it once more on n, the network
 // the engine ran.
 func CheckTrace(f cbr.Found, unit cbr.Unit, n *pds.Network) error {
 	if f.TraceErr != nil {
@@ -216,9 +195,9 @@ func CheckTrace(f cbr.Found, unit cbr.Unit, n *pds.Network) error {
 // ExplicitPreemptions is the explicit-state engine counting preemptions
 // (its reduction is off then), within the reference's depth limit: the
 // reference of the preemption variants. Its result is Unknown with
-// engine.ErrDepthLimit in Limit when a call met the limit.
+// cbr.ErrDepthLimit in Limit when a call met the limit.
 var ExplicitPreemptions = Variant{Name: "explicit-engine/preemptions", Reference: true, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
-	return runEngine(ctx, "explicit-engine/preemptions", states.Engine{MaxDepth: ReferenceDepth}, net, k, engine.Preemptions)
+	return runEngine(ctx, "explicit-engine/preemptions", states.Engine{MaxDepth: ReferenceDepth}, net, k, cbr.Preemptions)
 }}
 
 // PreemptionVariants returns the variants counting preemptions: the
@@ -231,11 +210,11 @@ var ExplicitPreemptions = Variant{Name: "explicit-engine/preemptions", Reference
 func PreemptionVariants() []Variant {
 	vs := []Variant{ExplicitPreemptions}
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-		vs = append(vs, CBR(fmt.Sprintf("%s/subsumed", s), cbr.Options{Split: s, Count: cbr.Preemptions}))
+		vs = append(vs, CBR(fmt.Sprintf("%s/subsumed", s), tuples.Engine{Split: s}, cbr.Preemptions))
 	}
 	return append(vs,
-		CBR("lazy/subsumed-after-4", cbr.Options{Split: split.Lazy, Count: cbr.Preemptions, SubsumeAfter: 4}),
-		CBR("lazy/identical", cbr.Options{Split: split.Lazy, Count: cbr.Preemptions, Prune: cbr.PruneIdentical}))
+		CBR("lazy/subsumed-after-4", tuples.Engine{Split: split.Lazy, SubsumeAfter: 4}, cbr.Preemptions),
+		CBR("lazy/identical", tuples.Engine{Split: split.Lazy, Prune: tuples.PruneIdentical}, cbr.Preemptions))
 }
 
 // The sizes of the preemption differential test's random campaign, as

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cbreach/cbreach/cbr/engine"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"go.yaml.in/yaml/v3"
 )
@@ -533,12 +533,12 @@ func Check(eng, split string, t *Task) string {
 	if err != nil {
 		return "engine: " + err.Error()
 	}
-	unit, _ := engine.ParseUnit(t.Unit)
+	unit, _ := cbr.ParseUnit(t.Unit)
 	if t.Unit == Rounds {
-		unit = engine.Rounds
+		unit = cbr.Rounds
 	}
 	switch {
-	case !e.Counts(unit) && unit == engine.Rounds:
+	case !e.Counts(unit) && unit == cbr.Rounds:
 		return fmt.Sprintf("a bound in rounds needs engine %s, not %s", roundsEngine(), eng)
 	case !e.Counts(unit):
 		return fmt.Sprintf("engine %s counts %s, not %s", eng, e.Units[0], t.Unit)
@@ -567,7 +567,7 @@ func takers(setting string) string {
 // roundsEngine names the engine whose bound counts rounds.
 func roundsEngine() string {
 	for _, e := range engines.All {
-		if e.Counts(engine.Rounds) {
+		if e.Counts(cbr.Rounds) {
 			return e.Name
 		}
 	}

@@ -1,0 +1,85 @@
+package tuples_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tuples"
+	"github.com/cbreach/cbreach/internal/testkit/randnet"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
+	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/split"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConvergence: on random programs (no recursion, so the explicit
+// reference is exact) where the search converges at j below the bound,
+// the explicit reference with a bound of j+3 reaches no configuration
+// that needs more than j contexts. The unbounded search converges too, no
+// later, and soundly, at some c; with pruning, a bound of c+1 contexts
+// reports convergence at c (the last context's results are split to tell). (Convergence is a sufficient test: with pruning
+// off, or tuples that only a union of kept ones covers, the configurations
+// can stop growing unnoticed; the test does not ask for the converse.)
+func TestConvergence(t *testing.T) {
+	seeds := tier.Seeds(t, 20, 200, 60)
+	converged := 0
+	for _, seed := range seeds {
+		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2, Labels: 2 + int(seed%3),
+			LocalBits: int(seed % 2), Rules: 3 + int(seed%4), Forks: seed%4 == 0, MaxThreads: 3}
+		net, err := randnet.Generate(seed, p)
+		require.NoError(t, err, "seed %d", seed)
+		const k = 4
+		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
+			for _, prune := range []tuples.Prune{tuples.PruneSubsumed, tuples.PruneIdentical, tuples.PruneNone} {
+				r, err := tuples.Engine{Split: s, Prune: prune, SubsumeAfter: -1}.Analyze(context.Background(), net, cbr.Options{Bound: k, All: true})
+				require.NoError(t, err)
+				if r.Verdict == cbr.Unknown {
+					require.Equal(t, -1, r.Converged, "seed %d: converged although cut off", seed)
+					continue
+				}
+				j := r.Converged
+				ref, err := explicit.Explore(net, explicit.Options{Contexts: max(j, k) + 3, MaxDepth: 8, MaxConfigs: 400000})
+				require.NoError(t, err, "seed %d", seed)
+				most := 0
+				for _, x := range ref.Reached {
+					most = max(most, x.Contexts)
+				}
+				if j >= 0 {
+					converged++
+					require.LessOrEqual(t, most, j, "seed %d %s prune %s: converged at %d, but a configuration needs %d contexts", seed, s, prune, j, most)
+					// The unbounded search reruns the same levels, so it
+					// converges as soon; a deadline turns a bug into a failure.
+					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+					u, err := tuples.Engine{Split: s, Prune: prune, SubsumeAfter: -1}.Analyze(ctx, net, cbr.Options{Unbounded: true, All: true})
+					cancel()
+					require.NoError(t, err)
+					require.Nil(t, u.Limit, "seed %d: the unbounded search did not converge", seed)
+					require.Equal(t, r.Verdict, u.Verdict, "seed %d: unbounded verdict", seed)
+					if u.Visible != nil {
+						// The visible states stopped growing first
+						// (TestVisibleConvergence checks such claims); they
+						// do at the latest with the configurations.
+						require.LessOrEqual(t, u.Visible.Level, j, "seed %d: visible states", seed)
+						require.LessOrEqual(t, u.Visible.States, len(ref.Reached), "seed %d", seed)
+						continue
+					}
+					require.LessOrEqual(t, u.Converged, j, "seed %d: unbounded converged later", seed)
+					require.GreaterOrEqual(t, u.Converged, 0, "seed %d: unbounded did not converge", seed)
+					require.LessOrEqual(t, most, u.Converged, "seed %d: unbounded converged at %d, but a configuration needs %d", seed, u.Converged, most)
+					if prune != tuples.PruneNone {
+						// A bound of one context more tells it: the k-th
+						// context's results are split to see.
+						c := u.Converged
+						b, err := tuples.Engine{Split: s, Prune: prune}.Analyze(context.Background(), net, cbr.Options{Bound: c + 1, All: true})
+						require.NoError(t, err)
+						require.Equal(t, c, b.Converged, "seed %d %s prune %s: within %d contexts", seed, s, prune, c+1)
+					}
+				}
+			}
+		}
+	}
+	require.Positive(t, converged, "no random program converged: the test tests nothing")
+	t.Logf("%d runs converged", converged)
+}

@@ -1,0 +1,137 @@
+package tuples
+
+import (
+	"context"
+	"errors"
+
+	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/split"
+)
+
+// Name is the engine's name on the command line and in the table of
+// engines.
+const Name = "cbr"
+
+// DefaultMaxTuples is the view tuples eager splitting may create from one
+// post* result when cbr.Limits.MaxTuples is 0; NoTupleLimit (any negative
+// value) sets no limit.
+const (
+	DefaultMaxTuples = 1 << 16
+	NoTupleLimit     = -1
+)
+
+// Engine is the view-tuple engine (the jMoped paper's Algorithm 1) with
+// its settings. The zero value splits lazily and leaves out subsumed
+// tuples. Its bound counts contexts or preemptions; it is the one engine
+// that deepens the bound itself (cbr.Options.Unbounded).
+type Engine struct {
+	Split split.Strategy // eager or lazy (default lazy)
+	Prune Prune          // which covered tuples are left out (default PruneSubsumed)
+	// SubsumeAfter is, for PruneSubsumed, the number of kept tuples before
+	// the subsumption test starts (identical tuples are dropped until
+	// then); 0 (the default) or less: from the first tuple.
+	SubsumeAfter int
+	// PerBound explores the whole bound and counts, for every j up to
+	// it, the visible states reachable within j contexts
+	// (cbr.Result.VisibleStates; package documentation, "Visible states").
+	PerBound bool
+	// OnTuple, when set, is called with every view tuple the analysis
+	// keeps (the initial ones at level 0, then every split result) and
+	// the number of contexts that reached it. For tests and tools that
+	// inspect the reachable sets.
+	OnTuple func(level int, t split.Tuple)
+	// KeepLast splits the post* results of the k-th context too and hands
+	// them to OnTuple (they are never processed further), so that OnTuple
+	// sees the whole reachable set within the bound.
+	KeepLast bool
+
+	// lastBudget, when set, replaces the budget of the last level's tests
+	// (limit per test, allowance; package documentation, "The last
+	// level"): for tests, which exhaust it on small programs.
+	lastBudget *[2]int
+	// noShare computes every post* call, for tests that compare with
+	// the shared results.
+	noShare bool
+}
+
+// Analyze computes context-bounded reachability of net within o.Bound
+// contexts (or preemptions) with the engine's settings: the package
+// documentation and docs/design.md, "The worklist driver". cbr.Limits (the
+// context's deadline or cancellation, o.Limits, the network's thread
+// bound) give a cbr.Result with cbr.Verdict cbr.Unknown and the limit in
+// cbr.Result.Limit, or cbr.Violation when one was found before; the network is
+// left as it was and can be analysed again. Analyze returns an error and
+// no cbr.Result for options it cannot use (a cbr.OptionError), and an error
+// with a cbr.Result for an internal error.
+func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*cbr.Result, error) {
+	if e.PerBound {
+		counts, r, err := e.VisibleStates(ctx, net, o)
+		if r != nil {
+			r.VisibleStates = counts
+		}
+		return r, err
+	}
+	opts, err := e.options(o)
+	if err != nil {
+		return nil, err
+	}
+	return analyze(ctx, net, opts)
+}
+
+// options checks o (cbr.Options.Check, the engine's own rules) and joins
+// it with the engine's settings.
+func (e Engine) options(o cbr.Options) (options, error) {
+	bound, unit, err := o.Check(Name, cbr.Contexts, cbr.Preemptions)
+	if err != nil {
+		return options{}, err
+	}
+	if unit == cbr.Preemptions && e.Prune == PruneNone {
+		// Every expansion makes successors (stale ones too: another last
+		// thread), so without pruning a level never closes.
+		return options{}, &cbr.OptionError{Engine: Name, Option: "Prune",
+			Problem: "counting preemptions needs pruning (identical or subsumed tuples; without, free switches repeat view tuples without end)"}
+	}
+	if o.Unbounded {
+		bound = 0 // analyze deepens
+	}
+	switch {
+	case o.MaxTuples == 0:
+		o.MaxTuples = DefaultMaxTuples
+	case o.MaxTuples < 0:
+		o.MaxTuples = 0
+	}
+	if bound == 0 && unit == cbr.Preemptions && !o.Unbounded {
+		bound = cbr.ZeroBound
+	}
+	return options{Contexts: bound, Count: unit, Unbounded: o.Unbounded, Split: e.Split, All: o.All, Targets: o.Targets, Prune: e.Prune,
+		SubsumeAfter: e.SubsumeAfter, Limits: o.Limits, OnProgress: o.OnProgress, OnViolation: o.OnViolation, OnTuple: e.OnTuple,
+		KeepLast: e.KeepLast, Traces: o.Traces, lastBudget: e.lastBudget, noShare: e.noShare}, nil
+}
+
+// VisibleStates explores the whole bound and counts, for every j up to
+// it, the visible states reachable within j units (what PerBound puts in
+// cbr.Result.VisibleStates).
+func (e Engine) VisibleStates(ctx context.Context, net *pds.Network, o cbr.Options) ([]int, *cbr.Result, error) {
+	opts, err := e.options(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return visibleStates(ctx, net, opts)
+}
+
+// tupleLimit is package split's refusal of an eager split (split.ErrTupleLimit)
+// as the vocabulary's limit: the same text, and errors.Is knows both
+// sentinels.
+type tupleLimit struct{ error }
+
+func (e tupleLimit) Unwrap() error        { return e.error }
+func (e tupleLimit) Is(target error) bool { return target == cbr.ErrTupleLimit }
+
+// asLimit returns err, split's refusal made the vocabulary's limit.
+func asLimit(err error) error {
+	if errors.Is(err, split.ErrTupleLimit) && !errors.Is(err, cbr.ErrTupleLimit) {
+		return tupleLimit{err}
+	}
+	return err
+}
