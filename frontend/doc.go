@@ -11,7 +11,8 @@
 //
 // # Phases
 //
-// One package per phase, after Go's own front end (STYLE.md):
+// One package per phase, after the layout of Go's own front end (go/token,
+// go/scanner, go/parser, go/ast, go/types):
 //
 //	frontend/token    tokens; compact positions (Pos, a byte offset + 1) and
 //	                  the File that expands them to a Position (file:line:col)

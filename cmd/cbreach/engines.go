@@ -88,14 +88,18 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 	return nil
 }
 
-// takers names the first engine that takes a setting.
+// takers names the engines that take a setting: "cbr", "cbr or seq".
 func takers(setting string) string {
+	var names []string
 	for _, e := range engines.All {
 		if e.Takes(setting) {
-			return e.Name
+			names = append(names, e.Name)
 		}
 	}
-	return ""
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // shows are what the command shows of each engine.
