@@ -141,11 +141,10 @@
 // identical ones before).
 // Tuples overlap: a post* result contains the configurations of earlier
 // tuples of the same thread, reached again by another interleaving, and
-// then its split tuples are new as automata but add little or nothing. On
-// CUBA's Bluetooth3-21 the reachable configurations stop growing at 8
-// contexts (19,002 of them), while the tuples kept by PruneIdentical grow 2.5 to
-// 5 times per context (71,197 at 7 contexts); with subsumption they stop
-// growing too (1,886 tuples at 10 contexts, 3 s).
+// then its split tuples are new as automata but add little or nothing:
+// the tuples kept by PruneIdentical can go on growing, context after
+// context, after the reachable configurations have stopped, and with
+// subsumption they stop too (docs/benchmarks.md, "Engine notes").
 //
 // A new tuple T reached with j contexts is restricted to the globals g of
 // its domain at which no kept tuple S with at most j contexts has g in its
@@ -167,12 +166,8 @@
 // cheap necessary condition (the labels on top, and the empty stack)
 // before any simulation, both computed once per pair of interned views,
 // and the kept tuples indexed by domain and, where domains are small, by
-// global value (its documentation explains the indexes). On Bluetooth v2
-// with 3 adders and 2 stoppers at 5 contexts (lazy, 4,755 tests) the
-// indexes took the test from 5.5 million kept tuples visited with BDD
-// conjunctions to a few hundred label comparisons per test, and the run
-// from 5.7 s to 3.8 s; the result of the test, and so every count, is
-// the same.
+// global value (its documentation explains the indexes). The indexes
+// change what the test visits, not its result, and so no count.
 //
 // # The last level
 //
@@ -189,20 +184,10 @@
 // and the level's tests stop, but for the lookup, once they have spent
 // more than a hundred post* calls' worth beyond what they saved. On small
 // models the tests pay and run as before; on the larger ones they stop
-// early. Measured with the whole command (--all, lazy, one run each in
-// turn), against testing every tuple: Bluetooth v2 with 3 adders and 2
-// stoppers 26.2 s to 14.1 s at 6 contexts (median of 3, 34 % more
-// tuples) and 241 s to 75 s at 7, the binary search trees with a
-// searcher at 6 contexts 45 s to 31 s (safe) and 78 s to 34 s (racy),
-// the Lal-Reps driver with 4 and 5 threads at 5 contexts 6.5 s to 4.5 s
-// and 20.5 s to 15.4 s, the bundled example at 5 contexts (first
-// violation, traces) 0.71 times its time; eager splitting, whose tests
-// pay, keeps the same tuples in the same time.
-// Not testing the last level at all was no faster beyond the noise, and
-// left lazy splitting with more tuples than eager on small random
-// programs; not testing the level below either helped the trees and hurt
-// the drivers (a dropped tuple there also saves its successors' post*
-// calls). The level reached by the k-th context is still tested in
+// early (docs/benchmarks.md, "Engine notes", has the figures). Not
+// testing the last level at all would leave lazy splitting with more
+// tuples than eager on small programs; the level below is tested in full,
+// since a tuple dropped there also saves its successors' post* calls. The level reached by the k-th context is still tested in
 // full, until a tuple is kept (lastLevel.splits), so that convergence is seen
 // as before; runs that count preemptions, and unbounded runs, test every
 // level in full. Exactness is unchanged: a tuple kept although covered
@@ -264,13 +249,8 @@
 // found, for up to cbr.GraceTime (1 s) more, unless the hard stop that
 // cbr.WithHardStop attached to ctx ends first. Traces keep every item
 // that has successors alive with its views' BDDs, and cost one post* per
-// context of each trace: measured with BenchmarkTraces (package
-// benchmarks), building and replaying the first trace takes 0.03 of the
-// analysis time on the Bluetooth driver (2 adders, 1 stopper, 5
-// contexts), 0.78 on Vector at 16 bits (3 contexts) and 0.05 on CUBA's
-// Bluetooth3-11 (7 contexts); the peak live heap grows from 14.9 to 21.8
-// MiB on the first (every item with successors kept), by 10 % on Vector
-// and not at all on Bluetooth3-11.
+// context of each trace (BenchmarkTraces in package benchmarks measures
+// both; docs/benchmarks.md, "Engine notes").
 //
 // # cbr.Preemptions
 //
