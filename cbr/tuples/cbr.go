@@ -52,15 +52,11 @@ const (
 
 func (p Prune) String() string { return [...]string{"subsumed", "identical", "none"}[p] }
 
-// DefaultContexts is the bound when options.Contexts is 0.
-const DefaultContexts = 4
-
-// options configure Analyze. The zero value analyzes DefaultContexts
-// contexts with lazy splitting and PruneSubsumed, stopping at the first
-// violation: the command line's defaults. The thread bound is the
-// network's (pds.Options.MaxThreads).
+// options are what the analysis reads: the engine's settings and the
+// common options, checked once by Engine.options (cbr.Options.Check). The
+// thread bound is the network's (pds.Options.MaxThreads).
 type options struct {
-	Contexts int // the bound k in units of Count (default DefaultContexts; cbr.ZeroBound for 0 preemptions)
+	Contexts int // the bound k in units of Count, as cbr.Options.Check resolved it (math.MaxInt32 when Unbounded)
 	// Count is what the bound counts: cbr.Contexts (the default) or
 	// cbr.Preemptions, switches away from a thread that could still move
 	// (package documentation, "Preemptions").
@@ -138,9 +134,6 @@ type item struct {
 // for a network it cannot analyse.
 func analyze(ctx context.Context, net *pds.Network, opts options) (*cbr.Result, error) {
 	start := time.Now()
-	if err := checkBound(&opts); err != nil {
-		return nil, err
-	}
 	r := &cbr.Result{Bound: opts.Contexts, Unit: opts.Count, Complete: -1, Converged: -1}
 	if !opts.Unbounded {
 		r.Stats.TuplesPerLevel = make([]int, opts.Contexts+1)

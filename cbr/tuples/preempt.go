@@ -3,7 +3,6 @@ package tuples
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -52,34 +51,6 @@ func newLevels(opts options, sp *symauto.Space) levels {
 		return preemptLevels{k: opts.Contexts, sp: sp}
 	}
 	return contextLevels{k: opts.Contexts}
-}
-
-// checkBound sets opts.Contexts to the bound that the run explores, and
-// refuses a bound or a unit it cannot explore.
-func checkBound(opts *options) error {
-	preempt := opts.Count == cbr.Preemptions
-	switch {
-	case opts.Contexts == 0:
-		opts.Contexts = DefaultContexts
-	case opts.Contexts == cbr.ZeroBound && preempt:
-		opts.Contexts = 0
-	}
-	if opts.Unbounded {
-		opts.Contexts = math.MaxInt32
-	}
-	switch {
-	case opts.Count != cbr.Contexts && !preempt:
-		return fmt.Errorf("cbr: unknown unit %d", opts.Count)
-	case preempt && opts.Contexts < 0:
-		return fmt.Errorf("cbr: preemption bound %d: need at least 0", opts.Contexts)
-	case !preempt && opts.Contexts < 1:
-		return fmt.Errorf("cbr: context bound %d: need at least 1", opts.Contexts)
-	case preempt && opts.Prune == PruneNone:
-		// Every expansion makes successors (stale ones too: another last
-		// thread), so without pruning a level never closes.
-		return errors.New("cbr: counting preemptions needs pruning (identical or subsumed tuples)")
-	}
-	return nil
 }
 
 // unclosed is what a limit's reason adds when counting preemptions cut

@@ -92,17 +92,11 @@ func (e Engine) options(o cbr.Options) (options, error) {
 		return options{}, &cbr.OptionError{Engine: Name, Option: "Prune",
 			Problem: "counting preemptions needs pruning (identical or subsumed tuples; without, free switches repeat view tuples without end)"}
 	}
-	if o.Unbounded {
-		bound = 0 // analyze deepens
-	}
 	switch {
 	case o.MaxTuples == 0:
 		o.MaxTuples = DefaultMaxTuples
 	case o.MaxTuples < 0:
 		o.MaxTuples = 0
-	}
-	if bound == 0 && unit == cbr.Preemptions && !o.Unbounded {
-		bound = cbr.ZeroBound
 	}
 	return options{Contexts: bound, Count: unit, Unbounded: o.Unbounded, Split: e.Split, All: o.All, Targets: o.Targets, Prune: e.Prune,
 		SubsumeAfter: e.SubsumeAfter, Limits: o.Limits, OnProgress: o.OnProgress, OnViolation: o.OnViolation, OnTuple: e.OnTuple,

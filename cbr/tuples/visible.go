@@ -21,12 +21,6 @@ import (
 // g are the product of its views at g.
 func visibleStates(ctx context.Context, net *pds.Network, opts options) ([]int, *cbr.Result, error) {
 	k := opts.Contexts
-	switch {
-	case k == 0:
-		k = DefaultContexts
-	case k == cbr.ZeroBound && opts.Count == cbr.Preemptions:
-		k = 0
-	}
 	first := map[string]int{} // visible state -> fewest contexts
 	m := net.M
 	inner := opts.OnTuple
