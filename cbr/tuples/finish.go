@@ -3,8 +3,6 @@ package tuples
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
@@ -28,20 +26,17 @@ func (a *analysis) finish(ctx context.Context, net *pds.Network, err error) (*cb
 	}
 	r.Stats.Time = time.Since(a.start)
 	r.Stats.PeakNodes = net.M.PeakNodes()
-	switch {
-	case err != nil && cbr.IsLimit(err):
-		r.Limit = err
-	case err != nil:
-		r.Verdict, r.Reason = cbr.Unknown, err.Error() // never cbr.Safe on an error
-		return r, err
-	case a.cutoff != nil:
-		r.Limit = fmt.Errorf("cbr: a start at %s would exceed the thread bound of %d threads: %w", a.cutoff.Pos, net.MaxThreads, cbr.ErrThreadBound)
+	var cut error
+	if a.cutoff != nil {
+		cut = cbr.NewLimit(Name, cbr.ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, net.MaxThreads)
+	}
+	if err := r.Finish(err, cut); err != nil {
+		return r, err // never Safe on an error
 	}
 	// Traces are built after the search, under the same limits.
 	if err := r.BuildTraces(ctx, net.M, opts.Limits, opts.Traces, a.buildTraces); err != nil {
 		return r, err
 	}
-	r.Decide()
 	if r.Verdict == cbr.Safe && r.Visible == nil {
 		// (Stopped by the visible states, the level after the last one
 		// made was never made: it says nothing about the configurations.)
@@ -58,7 +53,7 @@ func (a *analysis) finish(ctx context.Context, net *pds.Network, err error) (*cb
 		finishUnbounded(r)
 	}
 	if r.Limit != nil {
-		r.Reason = reason(r.Limit, a.cutoff, net.MaxThreads) + unclosed(r)
+		r.Reason += unclosed(r)
 	}
 	return r, nil
 }
@@ -84,18 +79,4 @@ func finishUnbounded(r *cbr.Result) {
 	if r.Verdict == cbr.Safe && r.Converged < 0 && r.Visible == nil {
 		r.Verdict = cbr.Unknown // cannot happen: unbounded runs end converged or cut off
 	}
-}
-
-// reason says a limit in words.
-func reason(err error, cutoff *pds.Label, threads int) string {
-	switch {
-	case errors.Is(err, cbr.ErrThreadBound):
-		return fmt.Sprintf("a start at %s would exceed the thread bound of %d threads", cutoff.Pos, threads)
-	case errors.Is(err, cbr.ErrTupleLimit):
-		return strings.TrimSuffix(strings.TrimPrefix(err.Error(), "split: "), ": "+cbr.ErrTupleLimit.Error())
-	}
-	if w := cbr.LimitWords(err); w != "" {
-		return w
-	}
-	return err.Error()
 }

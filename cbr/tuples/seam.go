@@ -3,6 +3,7 @@ package tuples
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/pds"
@@ -114,18 +115,13 @@ func (e Engine) VisibleStates(ctx context.Context, net *pds.Network, o cbr.Optio
 	return visibleStates(ctx, net, opts)
 }
 
-// tupleLimit is package split's refusal of an eager split (split.ErrTupleLimit)
-// as the vocabulary's limit: the same text, and errors.Is knows both
-// sentinels.
-type tupleLimit struct{ error }
-
-func (e tupleLimit) Unwrap() error        { return e.error }
-func (e tupleLimit) Is(target error) bool { return target == cbr.ErrTupleLimit }
-
-// asLimit returns err, split's refusal made the vocabulary's limit.
+// asLimit returns err with package split's refusal of an eager split
+// (split.ErrTupleLimit) made the vocabulary's limit: the same text, and
+// its words without the package's prefix.
 func asLimit(err error) error {
-	if errors.Is(err, split.ErrTupleLimit) && !errors.Is(err, cbr.ErrTupleLimit) {
-		return tupleLimit{err}
+	if !errors.Is(err, split.ErrTupleLimit) || errors.Is(err, cbr.ErrTupleLimit) {
+		return err
 	}
-	return err
+	words := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "split: "), ": "+split.ErrTupleLimit.Error())
+	return &cbr.LimitError{Err: cbr.ErrTupleLimit, Msg: err.Error(), Words: words}
 }
