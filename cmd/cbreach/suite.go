@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
 	"github.com/spf13/pflag"
 )
@@ -213,8 +214,8 @@ func checkSuiteFlags(c *suiteConfig, fs *pflag.FlagSet) error {
 		return fmt.Errorf("--jobs: need at least 1, got %d", c.jobs)
 	case c.timeout < 0:
 		return fmt.Errorf("--timeout: need 0 or more, got %s", c.timeout)
-	case c.engine != "" && c.engine != "cbr" && c.engine != "seq" && c.engine != "explicit":
-		return fmt.Errorf("--engine: want cbr, seq or explicit, got %q", c.engine)
+	case c.engine != "" && !known(c.engine):
+		return fmt.Errorf("--engine: want %s, got %q", engines.Names(), c.engine)
 	case c.split != "" && c.split != "lazy" && c.split != "eager":
 		return fmt.Errorf("--split: want lazy or eager, got %q", c.split)
 	case c.chunk < 1:
@@ -350,4 +351,10 @@ func finishSuite(c *suiteConfig, rows []suite.Row, interrupted bool, stdout, std
 		return suiteInternal
 	}
 	return code
+}
+
+// known reports whether the table has an engine of that name.
+func known(name string) bool {
+	_, err := engines.Lookup(name)
+	return err == nil
 }
