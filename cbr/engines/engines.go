@@ -1,19 +1,3 @@
-// Package engines is the table of cbreach's analysis engines: one
-// interface, Engine, and for each engine its name, the units its bound
-// counts, the settings it takes and how to make it from them. The
-// command line, the benchmark harness and the shared test cases all
-// choose an engine here, and so can a verifier that embeds cbreach.
-//
-// The engines are siblings behind Engine and share the vocabulary of
-// package cbr (Options, Result, Found, Trace, the limits):
-//
-//   - "cbr" (package cbr/tuples): the jMoped paper's symbolic context-bounded
-//     reachability over view tuples, eager or lazy splitting;
-//   - "seq" (package cbr/seq): Lal and Reps' reduction to one sequential
-//     pushdown network, its bound in rounds of round-robin;
-//   - "explicit" (package cbr/states): a search over concrete
-//     configurations with Spin's state caching and a partial-order
-//     reduction, for small models.
 package engines
 
 import (

@@ -1,0 +1,33 @@
+// Package engines is the table of cbreach's analysis engines: one
+// interface, Engine, and for each engine its name, the units its bound
+// counts, the settings it takes and how to make it from them. The
+// command line, the benchmark harness and the shared test cases all
+// choose an engine here, and so can a verifier that embeds cbreach.
+//
+// The engines are siblings behind Engine and share the vocabulary of
+// package cbr (Options, Result, Found, Trace, the limits):
+//
+//   - "cbr" (package cbr/tuples): the jMoped paper's symbolic context-bounded
+//     reachability over view tuples, eager or lazy splitting;
+//   - "seq" (package cbr/seq): Lal and Reps' reduction to one sequential
+//     pushdown network, its bound in rounds of round-robin;
+//   - "explicit" (package cbr/states): a search over concrete
+//     configurations with Spin's state caching and a partial-order
+//     reduction, for small models.
+//
+// # The seam
+//
+// Engine is the one interface: Analyze(ctx, net, cbr.Options). It is
+// declared here, where it is used, and the engines satisfy it without
+// naming it. An Entry says what the command line and the task files need
+// to know before running an engine: the units its bound counts (its
+// default first), the settings it takes (by the names of the command
+// line's flags: "split", "prune", "per-bound", "max-depth", "no-por"),
+// whether it deepens the bound itself and whether it checks targets, and
+// New, which makes the engine value from Settings. Adding an engine is
+// one package that implements Analyze and one row of All; the command
+// line, the benchmarks and the shared test cases pick it up from there.
+// The table imports every engine, which is why it is not the vocabulary
+// (package cbr) and why no engine imports it (docs/design.md, "Import
+// rules").
+package engines
