@@ -25,7 +25,8 @@ type Options struct {
 	Bound int
 	// Unit is what the bound counts: Contexts (the zero value),
 	// Preemptions, or Rounds (the sequential reduction, which counts
-	// rounds only). An engine refuses a unit it does not count.
+	// rounds only, and takes the zero value for rounds). An engine
+	// refuses a unit it does not count.
 	Unit Unit
 	// Unbounded deepens the bound until the verdict holds for every bound
 	// (the reachable configurations or the visible states stop growing),
