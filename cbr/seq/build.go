@@ -136,10 +136,12 @@ func (s *Net) declare(b *pds.Builder) {
 			}
 			cs[r] = b.Global(fmt.Sprintf("%s@%d", g.Name, r+1), g.Type, init, g.Pos)
 			cs[r].Hidden = g.Hidden
+			cs[r].Packed = s.packs(g)
 		}
 		for r := firstGuess; r < K; r++ {
 			gs[r] = b.Global(fmt.Sprintf("%s?%d", g.Name, r+1), g.Type, pds.Init{Any: true}, g.Pos)
 			gs[r].Hidden = g.Hidden
+			gs[r].Packed = s.packs(g)
 		}
 		s.copies = append(s.copies, cs)
 		s.guess = append(s.guess, gs)
@@ -157,6 +159,17 @@ func (s *Net) declare(b *pds.Builder) {
 	if !s.Lazy {
 		b.Proc(sched, nil, pds.Pos{})
 	}
+}
+
+// packs says whether the copies of the original global g are packed, their
+// bits side by side in the BDD order (doc.go, "The BDD order"): in the
+// eager form, the hidden globals of the thread slots (codes and counters
+// that relations compare with their own copies only) and the globals of at
+// most 2 bits (a comparison with another variable costs at most 4 nodes a
+// level); wider ones keep the order by significance, which keeps x = y and
+// x = y + 1 linear in the width.
+func (s *Net) packs(g *pds.Global) bool {
+	return !s.Lazy && (g.Hidden || g.Type.Bits <= 2)
 }
 
 // ctrl is a variable of the scheduler, one hidden Boolean global a bit
