@@ -117,11 +117,30 @@ func (s *Net) declare(b *pds.Builder) {
 		s.errThread = newCtrl(b, "$errthread", len(net.Threads))
 		s.errRound = newCtrl(b, "$errround", K)
 	}
-	// Every copy of a global and its guesses are declared together, so
-	// that the layout puts their bits side by side (the final check, and
-	// the lazy form's effects, compare them). In the lazy form every copy
-	// starts with any value: a thread's round r starts where Analyze
-	// says, and x?r keeps that start.
+	s.declareCopies(b)
+	for _, p := range net.Procs {
+		q := b.Proc(p.Name, p.Result, p.Pos)
+		for _, l := range p.Locals {
+			if l.Param {
+				b.Param(q, l.Name, l.Type, l.Pos)
+			} else {
+				b.Local(q, l.Name, l.Type, l.Pos)
+			}
+		}
+	}
+	if !s.Lazy {
+		b.Proc(sched, nil, pds.Pos{})
+	}
+}
+
+// declareCopies declares the copies x@r of every original global and its
+// guesses x?r. Every copy of a global and its guesses are declared
+// together, so that the layout puts their bits side by side (the final
+// check, and the lazy form's effects, compare them). In the lazy form
+// every copy starts with any value: a thread's round r starts where
+// Analyze says, and x?r keeps that start.
+func (s *Net) declareCopies(b *pds.Builder) {
+	net, K := s.Orig, s.Rounds
 	firstGuess := 1
 	if s.Lazy {
 		firstGuess = 0
@@ -145,19 +164,6 @@ func (s *Net) declare(b *pds.Builder) {
 		}
 		s.copies = append(s.copies, cs)
 		s.guess = append(s.guess, gs)
-	}
-	for _, p := range net.Procs {
-		q := b.Proc(p.Name, p.Result, p.Pos)
-		for _, l := range p.Locals {
-			if l.Param {
-				b.Param(q, l.Name, l.Type, l.Pos)
-			} else {
-				b.Local(q, l.Name, l.Type, l.Pos)
-			}
-		}
-	}
-	if !s.Lazy {
-		b.Proc(sched, nil, pds.Pos{})
 	}
 }
 
