@@ -67,6 +67,36 @@ func TestLayout(t *testing.T) {
 	require.True(t, m.And(m.True(), m.True()).IsTrue())
 }
 
+// TestLayoutPacked: the bits of a packed variable are side by side, least
+// significant first, among the bits of significance 0 in declaration
+// order, with the copies of a bit adjacent; the others keep their order by
+// significance.
+func TestLayoutPacked(t *testing.T) {
+	l := NewLayout()
+	a := l.Uint("a", 2, 2)
+	p := l.Packed("p", 3, 2)
+	b := l.Bool("b", 1)
+	l.freeze()
+	// Significance 0: a.0 (2 copies), p.0 p.1 p.2 (2 copies each), b;
+	// significance 1: a.1.
+	pos := map[Var][]int{a: {0, 9}, p: {2, 4, 6}, b: {8}}
+	for _, v := range []Var{a, p, b} {
+		for k := 0; k < l.Copies(v); k++ {
+			for bit := 0; bit < l.Bits(v); bit++ {
+				i := l.index(v, k, bit)
+				require.Equal(t, pos[v][bit]+k, i, "%s copy %d bit %d", l.Name(v), k, bit)
+				gv, gk, gb := l.locate(i)
+				require.Equal(t, []int{int(v), k, bit}, []int{int(gv), gk, gb})
+			}
+		}
+	}
+	m, err := New(l, Config{})
+	require.NoError(t, err)
+	// A packed variable is a value like any other.
+	x := m.Eq(m.Vec(Ref{p, 0}), m.ConstVec(5, 3))
+	require.Equal(t, "1", m.SatCount(x, Ref{p, 0}).String())
+}
+
 // boolFn is a Boolean function of three bits p, q, r, as a node and in Go.
 type boolFn struct {
 	name string

@@ -24,6 +24,7 @@ type varDef struct {
 	copies int
 	values int   // number of valid values of an enum; 0 for bool and uint
 	sig    int   // significance of bit 0: bit b sorts with the bits b+sig of other variables
+	packed bool  // every bit sorts with the bits of significance sig (Packed)
 	pos    []int // per bit, the BDD variable of copy 0 (copies follow); set when frozen
 }
 
@@ -61,6 +62,19 @@ func (l *Layout) BoolAt(name string, copies, sig int) Var {
 
 // Uint declares an unsigned variable of bits bits (1 to 64).
 func (l *Layout) Uint(name string, bits, copies int) Var { return l.add(name, bits, copies, 0) }
+
+// Packed declares an unsigned variable of bits bits (1 to 64) whose bits
+// are side by side in the BDD order, least significant first, among the
+// bits of significance 0 of the other variables (in declaration order),
+// instead of spread over the significances. For a variable that no
+// relation compares bit by bit with another (only with its own copies):
+// the bits of a value that is read as a whole (an enum, a code) are then
+// not kept apart by the bits of every other variable.
+func (l *Layout) Packed(name string, bits, copies int) Var {
+	v := l.add(name, bits, copies, 0)
+	l.vars[v].packed = true
+	return v
+}
 
 // Enum declares a variable with values 0..values-1, encoded in
 // ceil(log2(values)) bits (at least one). Its encoding may hold invalid
@@ -106,7 +120,11 @@ func (l *Layout) freeze() {
 		d := &l.vars[v]
 		d.pos = make([]int, d.bits)
 		for b := 0; b < d.bits; b++ {
-			bits = append(bits, bit{d.sig + b, v, b})
+			key := d.sig + b
+			if d.packed {
+				key = d.sig
+			}
+			bits = append(bits, bit{key, v, b})
 		}
 	}
 	slices.SortStableFunc(bits, func(x, y bit) int { return cmp.Compare(x.key, y.key) })

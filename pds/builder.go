@@ -189,7 +189,11 @@ func (b *Builder) Manager() *bdd.Manager {
 	b.threadBound()
 	lay := bdd.NewLayout()
 	for _, g := range n.Globals {
-		g.Var = lay.Uint(g.Name, g.Type.Bits, GlobalCopies)
+		if g.Packed {
+			g.Var = lay.Packed(g.Name, g.Type.Bits, GlobalCopies)
+		} else {
+			g.Var = lay.Uint(g.Name, g.Type.Bits, GlobalCopies)
+		}
 	}
 	rows := placeLocals(n.Procs)
 	if len(b.spawnable) > 0 {

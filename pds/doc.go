@@ -12,7 +12,9 @@
 // Bits a procedure does not use are zero in every relation. Globals are
 // one BDD variable each. The BDD order puts bits of equal significance
 // together (bdd.Layout), so bit b of a local sits next to bit b of the
-// globals and relations between them stay linear in the width.
+// globals and relations between them stay linear in the width; a global
+// marked Packed has its bits side by side instead (the copies of small
+// values in package cbr/seq's eager form).
 //
 // Each variable has GlobalCopies or LocalCopies copies. Rules use only
 // the first ones (GCur, GNext; LCur, LNext, LSaved); the others belong to

@@ -116,6 +116,12 @@ type Global struct {
 	Type   Type
 	Init   Init
 	Hidden bool // introduced by WithThreadSlots, not by the user
+	// Packed asks the builder to lay out the global's bits side by side
+	// in the BDD order (bdd.Layout.Packed) instead of by significance:
+	// for a value read as a whole (a code, an enum) that no relation
+	// compares bit by bit with another global. Set before the layout is
+	// fixed (Builder.Manager).
+	Packed bool
 	Pos    Pos
 	Var    bdd.Var // its BDD variable, with the global copies
 }

@@ -117,11 +117,30 @@ func (s *Net) declare(b *pds.Builder) {
 		s.errThread = newCtrl(b, "$errthread", len(net.Threads))
 		s.errRound = newCtrl(b, "$errround", K)
 	}
-	// Every copy of a global and its guesses are declared together, so
-	// that the layout puts their bits side by side (the final check, and
-	// the lazy form's effects, compare them). In the lazy form every copy
-	// starts with any value: a thread's round r starts where Analyze
-	// says, and x?r keeps that start.
+	s.declareCopies(b)
+	for _, p := range net.Procs {
+		q := b.Proc(p.Name, p.Result, p.Pos)
+		for _, l := range p.Locals {
+			if l.Param {
+				b.Param(q, l.Name, l.Type, l.Pos)
+			} else {
+				b.Local(q, l.Name, l.Type, l.Pos)
+			}
+		}
+	}
+	if !s.Lazy {
+		b.Proc(sched, nil, pds.Pos{})
+	}
+}
+
+// declareCopies declares the copies x@r of every original global and its
+// guesses x?r. Every copy of a global and its guesses are declared
+// together, so that the layout puts their bits side by side (the final
+// check, and the lazy form's effects, compare them). In the lazy form
+// every copy starts with any value: a thread's round r starts where
+// Analyze says, and x?r keeps that start.
+func (s *Net) declareCopies(b *pds.Builder) {
+	net, K := s.Orig, s.Rounds
 	firstGuess := 1
 	if s.Lazy {
 		firstGuess = 0
@@ -136,27 +155,27 @@ func (s *Net) declare(b *pds.Builder) {
 			}
 			cs[r] = b.Global(fmt.Sprintf("%s@%d", g.Name, r+1), g.Type, init, g.Pos)
 			cs[r].Hidden = g.Hidden
+			cs[r].Packed = s.packs(g)
 		}
 		for r := firstGuess; r < K; r++ {
 			gs[r] = b.Global(fmt.Sprintf("%s?%d", g.Name, r+1), g.Type, pds.Init{Any: true}, g.Pos)
 			gs[r].Hidden = g.Hidden
+			gs[r].Packed = s.packs(g)
 		}
 		s.copies = append(s.copies, cs)
 		s.guess = append(s.guess, gs)
 	}
-	for _, p := range net.Procs {
-		q := b.Proc(p.Name, p.Result, p.Pos)
-		for _, l := range p.Locals {
-			if l.Param {
-				b.Param(q, l.Name, l.Type, l.Pos)
-			} else {
-				b.Local(q, l.Name, l.Type, l.Pos)
-			}
-		}
-	}
-	if !s.Lazy {
-		b.Proc(sched, nil, pds.Pos{})
-	}
+}
+
+// packs says whether the copies of the original global g are packed, their
+// bits side by side in the BDD order (doc.go, "The BDD order"): in the
+// eager form, the hidden globals of the thread slots (codes and counters
+// that relations compare with their own copies only) and the globals of at
+// most 2 bits (a comparison with another variable costs at most 4 nodes a
+// level); wider ones keep the order by significance, which keeps x = y and
+// x = y + 1 linear in the width.
+func (s *Net) packs(g *pds.Global) bool {
+	return !s.Lazy && (g.Hidden || g.Type.Bits <= 2)
 }
 
 // ctrl is a variable of the scheduler, one hidden Boolean global a bit
