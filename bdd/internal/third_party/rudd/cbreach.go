@@ -39,6 +39,12 @@ func (b *BDD) SetGrowBelow(n int) { b.growbelow = n }
 // inside an operation.
 func (b *BDD) SetBeforeGrow(f func()) { b.beforegrow = f }
 
+// SetBeforeCollect sets a function that an operation calls before it
+// collects the full table. Like the function of SetBeforeGrow, it may set
+// reference counts to 0 (package bdd gives back the nodes whose handles
+// Go's collector found dead), and nothing else.
+func (b *BDD) SetBeforeCollect(f func()) { b.precollect = f }
+
 // beforeGrowEvery: f is a collection of Go's heap; on every growth it
 // would keep the table small but run so often that it dominates a run,
 // and much rarer it would save no memory. Once per table's worth is the
