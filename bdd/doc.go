@@ -52,10 +52,11 @@
 //
 // The kernel keeps no count of the references it hands out; this package
 // does: each node it hands out has one canonical handle, and the kernel
-// sees the node as referenced until that handle is garbage. Before the
-// kernel grows its table, this package runs Go's collector and gives back
-// the nodes whose handles died, so that the table grows on live nodes
-// only. refs.go has the details; the tests check its invariants on the
+// sees the node as referenced until that handle is garbage. Before each
+// collection of the kernel's table, this package gives back the nodes
+// whose handles Go's collector found dead (weak pointers, no cleanups);
+// before the kernel grows its table, it runs Go's collector first, so
+// that the table grows on live nodes only. refs.go has the details; the tests check its invariants on the
 // whole node table.
 //
 // # Files

@@ -119,7 +119,6 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 		return nil, fmt.Errorf("bdd: %v", err)
 	}
 	m := &Manager{L: l, b: b, cfg: cfg}
-	m.refs = refs{queue: &releases{}}
 	m.tru, m.fls = Node{b.True()}, Node{b.False()}
 	m.vars = make([]Node, l.nbits)
 	for i := range m.vars {
@@ -128,6 +127,7 @@ func New(l *Layout, cfg Config) (*Manager, error) {
 	b.SetStop(&m.stop)
 	b.SetGrowBelow(cfg.GrowBelow)
 	b.SetBeforeGrow(m.releaseDead)
+	b.SetBeforeCollect(m.releaseCleared)
 	m.setLimits(cfg.Limits)
 	return m, nil
 }
@@ -152,9 +152,6 @@ func (m *Manager) SetErr(err error) {
 func (m *Manager) call(op func() rudd.Node) Node {
 	if m.err != nil {
 		return m.fls
-	}
-	if m.refs.queue.pending.Load() {
-		m.release()
 	}
 	n, ab := m.try(op)
 	if ab != nil && !ab.Interrupted && m.lim != (Limits{}) {

@@ -102,21 +102,10 @@ func (m *Manager) Enumerate(a Node, fields []Vec, fn func(vals []uint64) bool) {
 }
 
 // walk calls f with the level of every internal node of a, once each.
-// (It reads the kernel's table directly, following only a's nodes.)
+// (The kernel reads its table directly, following only a's nodes.) f must
+// not use the manager.
 func (m *Manager) walk(a Node, f func(level int)) {
-	seen := map[int]bool{}
-	var rec func(id int)
-	rec = func(id int) {
-		if id < 2 || seen[id] {
-			return
-		}
-		seen[id] = true
-		level, low, high := m.b.NodeAt(id)
-		f(level)
-		rec(low)
-		rec(high)
-	}
-	rec(*a.n)
+	m.b.Walk(*a.n, f)
 }
 
 // Support returns the variable copies a depends on, in layout order.

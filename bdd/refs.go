@@ -2,8 +2,6 @@ package bdd
 
 import (
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"weak"
 
 	"github.com/cbreach/cbreach/bdd/internal/third_party/rudd"
@@ -21,11 +19,19 @@ import (
 // A node this package hands out has one canonical handle (an allocation of
 // ours; a table of weak pointers indexed by node id finds it), and while the handle
 // lives, the node's count in the kernel is held at the maximum, so the
-// kernel keeps it. When the handle becomes unreachable, a cleanup queues
-// its node, and the manager sets the count back to 0 at its next
-// operation, on its own goroutine, so that the kernel may collect the
-// node. The variable nodes (x and NOT x) are pinned by the kernel for good
-// and need no handle.
+// kernel keeps it. When the handle becomes unreachable, Go's collector
+// clears the weak pointer; the manager finds it cleared when the kernel
+// is about to collect its table (the kernel's SetBeforeCollect, on the
+// manager's goroutine, inside an operation: its operands have live
+// handles, its intermediate nodes are on the kernel's stack) and sets
+// the node's count back to 0 then, so that this collection frees it.
+// The nodes of dead handles matter only to a collection, so no earlier
+// notice is needed: Go's cleanups (runtime.AddCleanup) would tell at
+// once, but a cleanup is a second special record beside the weak
+// pointer in its span of Go's heap, and adding either walks the span's
+// list of them; the cleanups made node handles a third of a small run
+// (Bluetooth3-11 of CUBA's suite at 7 contexts). The variable nodes (x
+// and NOT x) are pinned by the kernel for good and need no handle.
 //
 // When a handle dies depends on Go's garbage collector, so the number of
 // nodes in the table at a given point varies from run to run. [Manager.Live]
@@ -36,51 +42,28 @@ import (
 
 // handle is the canonical reference to a node: Node.n points to its id. It
 // is 16 bytes, so that Go's tiny allocator does not batch it with other
-// objects (which could delay its cleanup forever).
+// objects (which would keep it alive as long as they live).
 type handle struct {
 	id int
 	_  uint64
-}
-
-// deadHandle is what the cleanup of a handle queues: its node, and the
-// weak pointer to it, which tells it apart from a later handle of the
-// same node (weak pointers made from one object compare equal, also
-// after it died).
-type deadHandle struct {
-	id int
-	w  weak.Pointer[handle]
-}
-
-// releases is the queue the cleanups of dead handles write to, from Go's
-// cleanup goroutines; the manager drains it.
-type releases struct {
-	mu      sync.Mutex
-	dead    []deadHandle
-	pending atomic.Bool
-}
-
-func (q *releases) add(h deadHandle) {
-	q.mu.Lock()
-	q.dead = append(q.dead, h)
-	q.pending.Store(true)
-	q.mu.Unlock()
 }
 
 // refs is the reference state of a manager.
 type refs struct {
 	// slot is indexed by node id: 1 + the index of the node's handle in
 	// handles, 0 for a node this package does not hold. handles is dense,
-	// its free entries listed in free. slot holds no pointers (Go's
-	// collector does not scan it), 4 bytes a slot of the node table
-	// (whose nodes take 40), and grows to the table's size only. A map
-	// from id to weak pointer would hash every result; a slice of weak
-	// pointers indexed by id is scanned whole by every collection
-	// (docs/benchmarks.md, "BDD kernel notes", has the measurements).
+	// its free entries listed in free; ids[i] is the node of handles[i].
+	// slot holds no pointers (Go's collector does not scan it), 4 bytes a
+	// slot of the node table (whose nodes take 40), and grows to the
+	// table's size only. A map from id to weak pointer would hash every
+	// result; a slice of weak pointers indexed by id is scanned whole by
+	// every collection (docs/benchmarks.md, "BDD kernel notes", has the
+	// measurements).
 	slot    []int32
 	handles []weak.Pointer[handle]
+	ids     []int32
 	free    []int32
 	n       int // the owned nodes
-	queue   *releases
 }
 
 // lookup returns the weak pointer to node id's handle (zero if none).
@@ -107,8 +90,10 @@ func (r *refs) set(id int, w weak.Pointer[handle], size int) {
 			r.free = r.free[:k-1]
 		} else {
 			r.handles = append(r.handles, weak.Pointer[handle]{})
+			r.ids = append(r.ids, 0)
 			r.slot[id] = int32(len(r.handles))
 		}
+		r.ids[r.slot[id]-1] = int32(id)
 		r.n++
 	}
 	r.handles[r.slot[id]-1] = w
@@ -151,28 +136,21 @@ func (m *Manager) own(n rudd.Node) Node {
 func (m *Manager) newHandle(id int) Node {
 	r := &m.refs
 	h := &handle{id: id}
-	w := weak.Make(h)
-	r.set(id, w, m.b.Allocated())
-	runtime.AddCleanup(h, r.queue.add, deadHandle{id, w})
+	r.set(id, weak.Make(h), m.b.Allocated())
 	return Node{&h.id}
 }
 
-// release gives the nodes of dead handles back to the kernel. It runs
-// before each kernel operation, so that the counts only change between
-// operations and on the manager's goroutine.
-func (m *Manager) release() {
+// releaseCleared gives back to the kernel the nodes whose handles Go's
+// collector found dead (their weak pointers are cleared). The kernel
+// calls it before each collection of its table (SetBeforeCollect), from
+// inside an operation; it only sets counts to 0.
+func (m *Manager) releaseCleared() {
 	r := &m.refs
-	q := r.queue
-	q.mu.Lock()
-	dead := q.dead
-	q.dead = nil
-	q.pending.Store(false)
-	q.mu.Unlock()
-	for _, h := range dead {
-		// Unless the node got a new handle since this one died.
-		if r.lookup(h.id) == h.w {
-			r.drop(h.id)
-			m.b.SetRefCount(h.id, 0)
+	for i, w := range r.handles {
+		if w != (weak.Pointer[handle]{}) && w.Value() == nil {
+			id := int(r.ids[i])
+			r.drop(id)
+			m.b.SetRefCount(id, 0)
 		}
 	}
 }
@@ -183,26 +161,19 @@ func (m *Manager) release() {
 // whole heap: call it at the points where an exact figure matters.
 func (m *Manager) Live() int {
 	m.releaseDead()
-	m.release() // the cleanups queued meanwhile are for the ones just released
 	m.b.Collect()
 	return m.b.Used()
 }
 
 // releaseDead runs Go's collector and gives back to the kernel the nodes
-// whose handles it found dead (weak pointers are cleared by then, before
-// the cleanups run). Live uses it, and the kernel calls it before it
+// whose handles it found dead (weak pointers are cleared by then). Live
+// uses it, and the kernel calls it before it
 // grows its table (rudd's SetBeforeGrow, from inside an operation: the
 // operands of that operation have live handles, its intermediate nodes
 // are on the kernel's stack). Without it the kernel grows when dead
 // handles are merely not released yet, which depends on when Go's
 // collector last ran, and the table grows on dead nodes.
 func (m *Manager) releaseDead() {
-	r := &m.refs
 	runtime.GC()
-	for id := range r.slot {
-		if r.has(id) && r.lookup(id).Value() == nil {
-			r.drop(id)
-			m.b.SetRefCount(id, 0)
-		}
-	}
+	m.releaseCleared()
 }

@@ -192,11 +192,18 @@ func (s *sanity) checkProc(p *Proc) {
 	}
 }
 
+// describe names what is checked, formatted only for an error message
+// (most networks have none, and formatting every rule's name was a few
+// per cent of compiling one).
+type describe func() string
+
+func (d describe) String() string { return d() }
+
 // checkRule checks rule r, at index i of the network: its index, that its
 // source is a live label of the network, its targets by kind, the validity
 // of its outputs and the copies its relation mentions.
 func (s *sanity) checkRule(i int, r *Rule) {
-	what := fmt.Sprintf("rule %d (%s from %s)", i, r.Kind, r.From)
+	what := describe(func() string { return fmt.Sprintf("rule %d (%s from %s)", i, r.Kind, r.From) })
 	if r.Index != i {
 		s.errorf(r.Pos, "%s has index %d", what, r.Index)
 	}
@@ -226,7 +233,7 @@ func (s *sanity) checkRule(i int, r *Rule) {
 // procedure, or a procedure entry for a dormant slot's wake-up step), a
 // fork's child, and the outputs. It reports false when the target is
 // missing and the rule cannot be checked further.
-func (s *sanity) checkStepOrFork(what string, r *Rule) bool {
+func (s *sanity) checkStepOrFork(what describe, r *Rule) bool {
 	if r.To == nil || !s.inNet[r.To] {
 		s.errorf(r.Pos, "%s: target label missing or foreign", what)
 		return false
@@ -259,7 +266,7 @@ func (s *sanity) checkStepOrFork(what string, r *Rule) bool {
 // caller's procedure) and its outputs: the callee's locals in LNext, the
 // caller's saved frame in LSaved. It reports false when a label is missing
 // and the rule cannot be checked further.
-func (s *sanity) checkPush(what string, r *Rule) bool {
+func (s *sanity) checkPush(what describe, r *Rule) bool {
 	if r.To == nil || r.Ret == nil || !s.inNet[r.To] || !s.inNet[r.Ret] {
 		s.errorf(r.Pos, "%s: callee entry or return label missing or foreign", what)
 		return false
@@ -280,14 +287,14 @@ func (s *sanity) checkSameProc(r *Rule, a, b *Label, what string) {
 // checkRecv checks the receive relation of return point l: its copies and
 // its outputs (globals, and l's procedure's locals in LNext).
 func (s *sanity) checkRecv(l *Label) {
-	what := fmt.Sprintf("receive relation of %s", l.Name)
+	what := describe(func() string { return fmt.Sprintf("receive relation of %s", l.Name) })
 	s.checkSupport(what, l.Pos, "recv", *l.Recv)
 	s.checkOutputs(what, l.Pos, *l.Recv, l.Proc, procCopy{l.Proc, LNext})
 }
 
 // checkSupport checks that rel, the relation of a rule or receive of the
 // given kind ("step", ..., "recv"), mentions only the copies allowed.
-func (s *sanity) checkSupport(what string, pos Pos, kind string, rel bdd.Node) {
+func (s *sanity) checkSupport(what describe, pos Pos, kind string, rel bdd.Node) {
 	a := allowed[kind]
 	for _, r := range s.n.M.Support(rel) {
 		ok := false
@@ -314,7 +321,7 @@ func (s *sanity) checkSupport(what string, pos Pos, kind string, rel bdd.Node) {
 // input with the relation up front costs the product of the constraints
 // when the variables' bits interleave, as they do in the layout: seconds
 // on the sequential networks of package cbr/seq.)
-func (s *sanity) checkOutputs(what string, pos Pos, rel bdd.Node, in *Proc, outs ...procCopy) {
+func (s *sanity) checkOutputs(what describe, pos Pos, rel bdd.Node, in *Proc, outs ...procCopy) {
 	n := s.n
 	var inputs []bdd.Node
 	own := map[any]bdd.Node{}

@@ -133,7 +133,18 @@ func build(sys *System, init *config, opts pds.Options) (*Instance, error) {
 		b.Thread(fmt.Sprintf("T%d", i), stack...)
 	}
 	m := b.Manager()
-	is := func(c, s int) bdd.Node { return m.Value(bdd.Ref{Var: in.Shared.Var, Copy: c}, uint64(s)) }
+	// is: the shared state is s in copy c, built once per pair (rules
+	// outnumber the shared states by far).
+	memo := map[[2]int]bdd.Node{}
+	is := func(c, s int) bdd.Node {
+		k := [2]int{c, s}
+		n, ok := memo[k]
+		if !ok {
+			n = m.Value(bdd.Ref{Var: in.Shared.Var, Copy: c}, uint64(s))
+			memo[k] = n
+		}
+		return n
+	}
 	for i, blk := range sys.Blocks {
 		sym := in.Symbols[i]
 		for _, r := range blk.Rules {

@@ -68,6 +68,11 @@ func (b *tables) makenode(level int32, low, high int, refstack []int) (int, erro
 	}
 	if b.freepos == 0 {
 		// We garbage collect unused nodes to try and find spare space.
+		// cbreach: package bdd first gives back the nodes whose handles
+		// died (see SetBeforeCollect).
+		if b.precollect != nil {
+			b.precollect()
+		}
 		b.gbc(refstack)
 		err = errReset
 		// cbreach: before growing, let package bdd give back the nodes

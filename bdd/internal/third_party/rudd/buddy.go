@@ -29,6 +29,7 @@ type tables struct {
 	reti         int          // cbreach: the cell retnode used last
 	growbelow    int          // cbreach: see SetGrowBelow
 	beforegrow   func()       // cbreach: see SetBeforeGrow
+	precollect   func()       // cbreach: see SetBeforeCollect
 	grewAt       int          // cbreach: produced at the last call of beforegrow
 }
 

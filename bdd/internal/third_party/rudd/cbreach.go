@@ -39,6 +39,12 @@ func (b *BDD) SetGrowBelow(n int) { b.growbelow = n }
 // inside an operation.
 func (b *BDD) SetBeforeGrow(f func()) { b.beforegrow = f }
 
+// SetBeforeCollect sets a function that an operation calls before it
+// collects the full table. Like the function of SetBeforeGrow, it may set
+// reference counts to 0 (package bdd gives back the nodes whose handles
+// Go's collector found dead), and nothing else.
+func (b *BDD) SetBeforeCollect(f func()) { b.precollect = f }
+
 // beforeGrowEvery: f is a collection of Go's heap; on every growth it
 // would keep the table small but run so often that it dominates a run,
 // and much rarer it would save no memory. Once per table's worth is the
@@ -88,4 +94,34 @@ func (b *BDD) Cube(levels []int) Node {
 		b.popref(1)
 	}
 	return b.retnode(res)
+}
+
+// Walk calls f with the level of every node that n reaches (n included,
+// the constants not), once per node, depth first, the low successor
+// first. It marks the nodes it visits with the collector's mark bit and
+// unmarks them after: no set of visited nodes to allocate and hash. f must
+// not use the BDD (an operation could collect the table, which uses the
+// mark bit).
+func (b *BDD) Walk(n int, f func(level int)) {
+	b.walkrec(n, f)
+	b.unmarkrec(n)
+}
+
+func (b *tables) walkrec(n int, f func(level int)) {
+	if n < 2 || b.ismarked(n) {
+		return
+	}
+	b.marknode(n)
+	f(int(b.nodes[n].level & 0x1FFFFF))
+	b.walkrec(b.nodes[n].low, f)
+	b.walkrec(b.nodes[n].high, f)
+}
+
+func (b *tables) unmarkrec(n int) {
+	if n < 2 || !b.ismarked(n) {
+		return
+	}
+	b.unmarknode(n)
+	b.unmarkrec(b.nodes[n].low)
+	b.unmarkrec(b.nodes[n].high)
 }
