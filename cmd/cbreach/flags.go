@@ -185,6 +185,9 @@ func parse(args []string, stdout, stderr io.Writer) (c *config, opts cbr.Options
 	if err == nil {
 		err = checkEngine(c, fs)
 	}
+	if err == nil && !c.entry.Counts(opts.Unit) && !c.engine.selfCheck {
+		opts.Unit = c.entry.Units[0] // seq: -k counts rounds
+	}
 	if err == nil {
 		// The library's one check of the options, before the input is read.
 		_, _, err = opts.Check(c.entry.Name, c.entry.Units...)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -540,5 +541,16 @@ func TestReadmeExample(t *testing.T) {
 			line = line[:strings.LastIndex(line, ",")] // the time varies
 		}
 		require.Contains(t, string(readme), "    "+line, "README.md shows this line of the example's output")
+	}
+}
+
+// TestProgressUnit: on a terminal the progress line counts the bound in
+// the engine's unit (rounds for seq).
+func TestProgressUnit(t *testing.T) {
+	for _, tc := range []struct{ engine, unit string }{{"cbr", "context"}, {"seq", "round"}, {"explicit", "context"}} {
+		c, opts, _, done := parse([]string{"--engine", tc.engine, "x.pds"}, io.Discard, io.Discard)
+		require.False(t, done)
+		line := c.show().progress(cbr.Progress{Level: 1}, opts.Unit)
+		require.True(t, strings.HasPrefix(line, "1 "+tc.unit+","), "%s: %q", tc.engine, line)
 	}
 }
