@@ -874,3 +874,15 @@ func TestSupportSize(t *testing.T) {
 		require.Equal(t, 5, m.Size(m.Xor(P, m.Xor(m.Bit(x, 1), m.Bit(Ref{f.flag, 1}, 0)))))
 	})
 }
+
+// TestSupportManyCopies: Support on a variable with more than 64 copies
+// (the copies past 64 are counted apart).
+func TestSupportManyCopies(t *testing.T) {
+	l := NewLayout()
+	w := l.Bool("w", 70)
+	v := l.Uint("v", 2, 2)
+	m, err := New(l, Config{})
+	require.NoError(t, err)
+	a := m.And(m.Bit(Ref{w, 3}, 0), m.Bit(Ref{w, 66}, 0), m.Bit(Ref{v, 1}, 1))
+	require.Equal(t, []Ref{{w, 3}, {w, 66}, {v, 1}}, m.Support(a))
+}

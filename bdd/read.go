@@ -234,21 +234,30 @@ func (m *Manager) walk(a Node, f func(level int)) {
 func (m *Manager) Support(a Node) []Ref {
 	seen := make([]bool, m.L.nbits)
 	m.walk(a, func(level int) { seen[level] = true })
-	type key struct {
-		v Var
-		c int
-	}
-	got := map[key]bool{}
+	// The copies seen, a bit per copy of each variable (a variable has
+	// at most 64 copies in any layout of the project; more go by a map).
+	copies := make([]uint64, len(m.L.vars))
+	var many map[Ref]bool
 	for i, s := range seen {
 		if s {
 			v, c, _ := m.L.locate(i)
-			got[key{v, c}] = true
+			if c < 64 {
+				copies[v] |= 1 << c
+			} else {
+				if many == nil {
+					many = map[Ref]bool{}
+				}
+				many[Ref{v, c}] = true
+			}
 		}
 	}
 	var refs []Ref
-	for v := range m.L.vars {
+	for v, set := range copies {
+		if set == 0 && many == nil {
+			continue
+		}
 		for c := 0; c < m.L.vars[v].copies; c++ {
-			if got[key{Var(v), c}] {
+			if c < 64 && set>>c&1 == 1 || c >= 64 && many[Ref{Var(v), c}] {
 				refs = append(refs, Ref{Var(v), c})
 			}
 		}
