@@ -722,7 +722,19 @@ func TestEnumerate(t *testing.T) {
 	forEachConfig(t, func(t *testing.T, f *fixture) {
 		m := f.m
 		for _, r := range f.rels(t) {
+			var orders [][]Ref
 			for _, fs := range subsets(r.refs) {
+				// Each subset in the layout's order and reversed: the
+				// values come off the paths in the variable order, and are
+				// sorted when that is not the order of the fields.
+				rev := slices.Clone(fs)
+				slices.Reverse(rev)
+				orders = append(orders, fs)
+				if len(fs) > 1 {
+					orders = append(orders, rev)
+				}
+			}
+			for _, fs := range orders {
 				// The projection, by brute force, sorted with the first field
 				// most significant.
 				var want [][]uint64
@@ -793,6 +805,25 @@ func TestEnumerate(t *testing.T) {
 			return true
 		})
 		require.Equal(t, vals, got)
+		// More valuations than are read off the paths at once: bit by
+		// bit, in the same order, stopping when fn does.
+		bl := NewLayout()
+		u := bl.Uint("u", 15, 1)
+		um, err := New(bl, Config{})
+		require.NoError(t, err)
+		n := uint64(0)
+		um.Enumerate(um.True(), []Vec{um.Vec(Ref{u, 0})}, func(v []uint64) bool {
+			require.Equal(t, n, v[0])
+			n++
+			return true
+		})
+		require.Equal(t, uint64(1<<15), n)
+		n = 0
+		um.Enumerate(um.True(), []Vec{um.Vec(Ref{u, 0})}, func(v []uint64) bool {
+			n++
+			return n < 3
+		})
+		require.Equal(t, uint64(3), n)
 	})
 }
 
@@ -842,4 +873,16 @@ func TestSupportSize(t *testing.T) {
 		require.Equal(t, 1, m.Size(P))
 		require.Equal(t, 5, m.Size(m.Xor(P, m.Xor(m.Bit(x, 1), m.Bit(Ref{f.flag, 1}, 0)))))
 	})
+}
+
+// TestSupportManyCopies: Support on a variable with more than 64 copies
+// (the copies past 64 are counted apart).
+func TestSupportManyCopies(t *testing.T) {
+	l := NewLayout()
+	w := l.Bool("w", 70)
+	v := l.Uint("v", 2, 2)
+	m, err := New(l, Config{})
+	require.NoError(t, err)
+	a := m.And(m.Bit(Ref{w, 3}, 0), m.Bit(Ref{w, 66}, 0), m.Bit(Ref{v, 1}, 1))
+	require.Equal(t, []Ref{{w, 3}, {w, 66}, {v, 1}}, m.Support(a))
 }

@@ -50,9 +50,10 @@ type Limits struct {
 // inside one operation (see Limits).
 const NodeMargin = 1 << 16
 
-// bytesPerNode is what one node of the table costs with its share of the
-// operation caches (40 bytes the node, and at a cache ratio of 25 %, five
-// caches of 24 to 32 bytes an entry).
+// bytesPerNode bounds what one node of the table costs with its share of
+// the operation caches (24 bytes the node, and at a cache ratio of 25 %,
+// five caches of 24 to 32 bytes an entry: about 60; the caches may be
+// larger while the table is small).
 const bytesPerNode = 80
 
 // OnPressure sets f (nil: none), which the manager calls before it

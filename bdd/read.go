@@ -66,7 +66,16 @@ func (m *Manager) countOver(a Node, keep []bool) *big.Int {
 // order (the first field most significant), for every valuation of the
 // fields that can be extended to a satisfying assignment of a. Fields are
 // Vecs of at most 64 bits. It stops early when fn returns false.
+//
+// When every bit of the fields is a variable of its own (the Vecs of
+// Vec and GlobalVec, not expressions) and a has at most maxPathPoints
+// such valuations, the valuations are read off a's paths, with no BDD
+// operation but one quantification of the other variables; else, and
+// from the same point on, bit by bit with And and Diff.
 func (m *Manager) Enumerate(a Node, fields []Vec, fn func(vals []uint64) bool) {
+	if len(fields) > 0 && m.err == nil && m.enumeratePaths(a, fields, fn) {
+		return
+	}
 	vals := make([]uint64, len(fields))
 	var rec func(n Node, f, b int) bool
 	rec = func(n Node, f, b int) bool {
@@ -101,6 +110,119 @@ func (m *Manager) Enumerate(a Node, fields []Vec, fn func(vals []uint64) bool) {
 	rec(a, 0, len(fields[0])-1)
 }
 
+// maxPathPoints bounds the valuations Enumerate collects from a's paths
+// before it calls fn with the first of them (the walk finds them in the
+// variable order and they are sorted before the calls): beyond it the
+// enumeration goes bit by bit, which needs no memory per valuation and
+// stops as soon as fn does.
+const maxPathPoints = 1 << 14
+
+// enumeratePaths is Enumerate read off the paths of a's projection on the
+// fields' bits. It returns false, having called nothing, when a bit is
+// not a variable of its own (an expression, a constant, a variable twice)
+// or a has more than maxPathPoints valuations of the fields.
+func (m *Manager) enumeratePaths(a Node, fields []Vec, fn func(vals []uint64) bool) bool {
+	type bitAt struct{ f, b int32 }
+	where := make([]bitAt, m.L.nbits) // level -> field and bit + 1 (f 0: none)
+	nb := 0
+	for f, v := range fields {
+		for b, bit := range v {
+			id := *bit.n
+			if id < 2 {
+				return false
+			}
+			level, low, high := m.b.NodeAt(id)
+			if low != 0 || high != 1 || where[level].f != 0 {
+				return false
+			}
+			where[level] = bitAt{int32(f) + 1, int32(b)}
+			nb++
+		}
+	}
+	var others []int
+	m.walk(a, func(level int) {
+		if where[level].f == 0 {
+			others = append(others, level)
+		}
+	})
+	p := a
+	if len(others) > 0 {
+		p = m.Exists(a, m.set(others))
+		if m.err != nil {
+			return true
+		}
+	}
+	// The fields' levels in the variable order, and whether that order
+	// is already the order of the calls (first field first, most
+	// significant bit first).
+	levels := make([]int, 0, nb)
+	sorted := true
+	for level, w := range where {
+		if w.f == 0 {
+			continue
+		}
+		if len(levels) > 0 {
+			prev := where[levels[len(levels)-1]]
+			if prev.f > w.f || prev.f == w.f && prev.b < w.b {
+				sorted = false
+			}
+		}
+		levels = append(levels, level)
+	}
+	nf := len(fields)
+	vals := make([]uint64, nf)
+	var rows []uint64 // the valuations found, nf values each
+	var rec func(id, j int) bool
+	rec = func(id, j int) bool {
+		if id == 0 {
+			return true
+		}
+		if j == len(levels) {
+			// p depends on the fields' bits only: id is the constant true.
+			if len(rows) >= maxPathPoints*nf {
+				return false
+			}
+			rows = append(rows, vals...)
+			return true
+		}
+		low, high := id, id // the variable is not on this path: both values
+		if id >= 2 {
+			if level, l, h := m.b.NodeAt(id); level == levels[j] {
+				low, high = l, h
+			}
+		}
+		w := where[levels[j]]
+		f, bit := w.f-1, uint64(1)<<w.b
+		if !rec(low, j+1) {
+			return false
+		}
+		vals[f] |= bit
+		ok := rec(high, j+1)
+		vals[f] &^= bit
+		return ok
+	}
+	if !rec(*p.n, 0) {
+		return false
+	}
+	n := len(rows) / nf
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if !sorted {
+		slices.SortFunc(order, func(x, y int) int {
+			return slices.Compare(rows[x*nf:(x+1)*nf], rows[y*nf:(y+1)*nf])
+		})
+	}
+	for _, i := range order {
+		copy(vals, rows[i*nf:(i+1)*nf])
+		if !fn(vals) {
+			break
+		}
+	}
+	return true
+}
+
 // walk calls f with the level of every internal node of a, once each.
 // (The kernel reads its table directly, following only a's nodes.) f must
 // not use the manager.
@@ -112,21 +234,30 @@ func (m *Manager) walk(a Node, f func(level int)) {
 func (m *Manager) Support(a Node) []Ref {
 	seen := make([]bool, m.L.nbits)
 	m.walk(a, func(level int) { seen[level] = true })
-	type key struct {
-		v Var
-		c int
-	}
-	got := map[key]bool{}
+	// The copies seen, a bit per copy of each variable (a variable has
+	// at most 64 copies in any layout of the project; more go by a map).
+	copies := make([]uint64, len(m.L.vars))
+	var many map[Ref]bool
 	for i, s := range seen {
 		if s {
 			v, c, _ := m.L.locate(i)
-			got[key{v, c}] = true
+			if c < 64 {
+				copies[v] |= 1 << c
+			} else {
+				if many == nil {
+					many = map[Ref]bool{}
+				}
+				many[Ref{v, c}] = true
+			}
 		}
 	}
 	var refs []Ref
-	for v := range m.L.vars {
+	for v, set := range copies {
+		if set == 0 && many == nil {
+			continue
+		}
 		for c := 0; c < m.L.vars[v].copies; c++ {
-			if got[key{Var(v), c}] {
+			if c < 64 && set>>c&1 == 1 || c >= 64 && many[Ref{Var(v), c}] {
 				refs = append(refs, Ref{Var(v), c})
 			}
 		}

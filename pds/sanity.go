@@ -49,6 +49,16 @@ type sanity struct {
 	// valid caches, per variable (a global or a local) and copy, the
 	// values of its type (validOf): every rule asks for the same ones.
 	valid map[validKey]bdd.Node
+	// clean holds the relations (node, kind) whose support was found
+	// allowed: rules with the same relation need no second walk (CUBA's
+	// Dekker has 2,698 rules over 129 shared states). The rules hold
+	// their relations, so the node ids stay theirs.
+	clean map[cleanKey]bool
+}
+
+type cleanKey struct {
+	rel  int
+	kind string
 }
 
 type validKey struct {
@@ -77,7 +87,7 @@ func (s *sanity) validOf(v any, c int) bdd.Node {
 }
 
 func newSanity(n *Network) *sanity {
-	s := &sanity{n: n, blockOf: map[bdd.Var]byte{}, inNet: map[*Label]bool{}, inProc: map[*Proc]map[*Label]int{}, valid: map[validKey]bdd.Node{}}
+	s := &sanity{n: n, blockOf: map[bdd.Var]byte{}, inNet: map[*Label]bool{}, inProc: map[*Proc]map[*Label]int{}, valid: map[validKey]bdd.Node{}, clean: map[cleanKey]bool{}}
 	for _, g := range n.Globals {
 		s.blockOf[g.Var] = 'G'
 	}
@@ -295,7 +305,16 @@ func (s *sanity) checkRecv(l *Label) {
 // checkSupport checks that rel, the relation of a rule or receive of the
 // given kind ("step", ..., "recv"), mentions only the copies allowed.
 func (s *sanity) checkSupport(what describe, pos Pos, kind string, rel bdd.Node) {
-	a := allowed[kind]
+	k := cleanKey{rel.ID(), kind}
+	if s.clean[k] {
+		return
+	}
+	a, errs := allowed[kind], len(s.errs)
+	defer func() {
+		if len(s.errs) == errs {
+			s.clean[k] = true
+		}
+	}()
 	for _, r := range s.n.M.Support(rel) {
 		ok := false
 		switch s.blockOf[r.Var] {

@@ -492,7 +492,11 @@ type ruleTable struct {
 	net  *pds.Network
 	cur  []bdd.Vec // globals, copy GCur, in Globals' Index order
 	next []bdd.Vec
-	sols map[*pds.Rule]map[string][][]uint64
+	// sols holds the solutions by relation: rules with equal relations
+	// (the same node; CUBA's Dekker has 2,698 rules over 129 shared
+	// states) share them. The rules hold their relations, so the node ids
+	// stay theirs.
+	sols map[int]map[string][][]uint64
 }
 
 // newRuleTable returns the table, or nil when the network has locals or a
@@ -508,7 +512,7 @@ func newRuleTable(net *pds.Network) *ruleTable {
 			return nil
 		}
 	}
-	t := &ruleTable{net: net, sols: map[*pds.Rule]map[string][][]uint64{}}
+	t := &ruleTable{net: net, sols: map[int]map[string][][]uint64{}}
 	byIndex := make([]*pds.Global, len(net.Globals))
 	for _, g := range net.Globals {
 		byIndex[g.Index] = g
@@ -530,7 +534,7 @@ func globalsKey(vals []uint64) string {
 
 // solutions returns the globals after r from the globals g before it.
 func (t *ruleTable) solutions(r *pds.Rule, g []uint64) [][]uint64 {
-	byG := t.sols[r]
+	byG := t.sols[r.Rel.ID()]
 	if byG == nil {
 		byG = map[string][][]uint64{}
 		n := len(t.cur)
@@ -539,7 +543,7 @@ func (t *ruleTable) solutions(r *pds.Rule, g []uint64) [][]uint64 {
 			byG[k] = append(byG[k], slices.Clone(vals[n:]))
 			return true
 		})
-		t.sols[r] = byG
+		t.sols[r.Rel.ID()] = byG
 	}
 	return byG[globalsKey(g)]
 }

@@ -38,15 +38,15 @@ func (b *tables) makenode(level int32, low, high int, refstack []int) (int, erro
 	}
 	// otherwise try to find an existing node using the hash and next fields
 	hash := b.nodehash(level, low, high)
-	res := b.nodes[hash].hash
+	res := int(b.nodes[hash].hash)
 	for res != 0 {
-		if b.nodes[res].level == level && b.nodes[res].low == low && b.nodes[res].high == high {
+		if b.nodes[res].level == level && int(b.nodes[res].low) == low && int(b.nodes[res].high) == high {
 			if _DEBUG {
 				b.uniqueHit++
 			}
 			return res, nil
 		}
-		res = b.nodes[res].next
+		res = int(b.nodes[res].next)
 		if _DEBUG {
 			b.uniqueChain++
 		}
@@ -98,14 +98,14 @@ func (b *tables) makenode(level int32, low, high int, refstack []int) (int, erro
 	}
 	// We can now build the new node in the first available spot
 	res = b.freepos
-	b.freepos = b.nodes[b.freepos].next
+	b.freepos = int(b.nodes[b.freepos].next)
 	b.freenum--
 	b.produced++
 	b.nodes[res].level = level
-	b.nodes[res].low = low
-	b.nodes[res].high = high
+	b.nodes[res].low = int32(low)
+	b.nodes[res].high = int32(high)
 	b.nodes[res].next = b.nodes[hash].hash
-	b.nodes[hash].hash = res
+	b.nodes[hash].hash = int32(res)
 	return res, err
 }
 
@@ -152,9 +152,9 @@ func (b *tables) noderesize() error {
 		b.nodes[n].hash = 0
 		b.nodes[n].level = 0
 		b.nodes[n].low = -1
-		b.nodes[n].next = n + 1
+		b.nodes[n].next = int32(n + 1)
 	}
-	b.nodes[nodesize-1].next = b.freepos
+	b.nodes[nodesize-1].next = int32(b.freepos)
 	b.freepos = oldsize
 	b.freenum += (nodesize - oldsize)
 
@@ -165,9 +165,9 @@ func (b *tables) noderesize() error {
 		if b.nodes[n].low != -1 {
 			hash := b.ptrhash(n)
 			b.nodes[n].next = b.nodes[hash].hash
-			b.nodes[hash].hash = n
+			b.nodes[hash].hash = int32(n)
 		} else {
-			b.nodes[n].next = b.freepos
+			b.nodes[n].next = int32(b.freepos)
 			b.freepos = n
 			b.freenum++
 		}
@@ -240,10 +240,10 @@ func (b *tables) gbc(refstack []int) {
 			b.unmarknode(n)
 			hash := b.ptrhash(int(n))
 			b.nodes[n].next = b.nodes[hash].hash
-			b.nodes[hash].hash = int(n)
+			b.nodes[hash].hash = int32(n)
 		} else {
 			b.nodes[n].low = -1
-			b.nodes[n].next = b.freepos
+			b.nodes[n].next = int32(b.freepos)
 			b.freepos = n
 			b.freenum++
 		}
@@ -260,8 +260,8 @@ func (b *tables) markrec(n int) {
 		return
 	}
 	b.marknode(n)
-	b.markrec(b.nodes[n].low)
-	b.markrec(b.nodes[n].high)
+	b.markrec(int(b.nodes[n].low))
+	b.markrec(int(b.nodes[n].high))
 }
 
 func (b *tables) unmarkall() {

@@ -33,13 +33,16 @@ type tables struct {
 	grewAt       int          // cbreach: produced at the last call of beforegrow
 }
 
+// buddynode is a node of the table. cbreach: its links are int32 (a table
+// holds at most math.MaxInt32-1 nodes, noderesize), 24 bytes a node where
+// rudd's ints took 40: a small run's table is half its fresh pages.
 type buddynode struct {
 	refcou int32 // Count the number of external references
 	level  int32 // Order of the variable in the BDD
-	low    int   // Reference to the false branch
-	high   int   // Reference to the true branch
-	hash   int   // Index where to (possibly) find node with this hash value
-	next   int   // Next index to check in case of a collision, 0 if last
+	low    int32 // Reference to the false branch
+	high   int32 // Reference to the true branch
+	hash   int32 // Index where to (possibly) find node with this hash value
+	next   int32 // Next index to check in case of a collision, 0 if last
 }
 
 func (b *tables) ismarked(n int) bool {
@@ -57,7 +60,7 @@ func (b *tables) unmarknode(n int) {
 // The hash function for nodes is #(level, low, high)
 
 func (b *tables) ptrhash(n int) int {
-	return _TRIPLE(int(b.nodes[n].level), b.nodes[n].low, b.nodes[n].high, len(b.nodes))
+	return _TRIPLE(int(b.nodes[n].level), int(b.nodes[n].low), int(b.nodes[n].high), len(b.nodes))
 }
 
 func (b *tables) nodehash(level int32, low, high int) int {
@@ -107,7 +110,7 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 			low:    -1,
 			high:   0,
 			hash:   0,
-			next:   k + 1,
+			next:   int32(k + 1),
 		}
 	}
 	impl.nodes[nodesize-1].next = 0
@@ -153,11 +156,11 @@ func (b *tables) level(n int) int32 {
 }
 
 func (b *tables) low(n int) int {
-	return b.nodes[n].low
+	return int(b.nodes[n].low)
 }
 
 func (b *tables) high(n int) int {
-	return b.nodes[n].high
+	return int(b.nodes[n].high)
 }
 
 func (b *tables) allnodesfrom(f func(id, level, low, high int) error, n []Node) error {
@@ -175,7 +178,7 @@ func (b *tables) allnodesfrom(f func(id, level, low, high int) error, n []Node) 
 	for k := range b.nodes {
 		if b.ismarked(k) {
 			b.unmarknode(k)
-			if err := f(k, int(b.nodes[k].level), b.nodes[k].low, b.nodes[k].high); err != nil {
+			if err := f(k, int(b.nodes[k].level), int(b.nodes[k].low), int(b.nodes[k].high)); err != nil {
 				b.unmarkall()
 				return err
 			}
@@ -193,7 +196,7 @@ func (b *tables) allnodes(f func(id, level, low, high int) error) error {
 	// }
 	for k, v := range b.nodes {
 		if v.low != -1 {
-			if err := f(k, int(v.level), v.low, v.high); err != nil {
+			if err := f(k, int(v.level), int(v.low), int(v.high)); err != nil {
 				return err
 			}
 		}

@@ -79,7 +79,7 @@ const MaxRefCount = int(_MAXREFCOUNT)
 // NodeAt returns the level, low and high successors of node id.
 func (b *BDD) NodeAt(id int) (level, low, high int) {
 	n := &b.nodes[id]
-	return int(n.level & 0x1FFFFF), n.low, n.high
+	return int(n.level & 0x1FFFFF), int(n.low), int(n.high)
 }
 
 // Cube returns the conjunction of the variables at the given levels,
@@ -113,8 +113,8 @@ func (b *tables) walkrec(n int, f func(level int)) {
 	}
 	b.marknode(n)
 	f(int(b.nodes[n].level & 0x1FFFFF))
-	b.walkrec(b.nodes[n].low, f)
-	b.walkrec(b.nodes[n].high, f)
+	b.walkrec(int(b.nodes[n].low), f)
+	b.walkrec(int(b.nodes[n].high), f)
 }
 
 func (b *tables) unmarkrec(n int) {
@@ -122,6 +122,6 @@ func (b *tables) unmarkrec(n int) {
 		return
 	}
 	b.unmarknode(n)
-	b.unmarkrec(b.nodes[n].low)
-	b.unmarkrec(b.nodes[n].high)
+	b.unmarkrec(int(b.nodes[n].low))
+	b.unmarkrec(int(b.nodes[n].high))
 }

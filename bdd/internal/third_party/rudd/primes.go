@@ -4,7 +4,7 @@
 
 package rudd
 
-import "math/big"
+import "math/bits"
 
 // functions for Prime number calculations
 
@@ -29,8 +29,7 @@ func primeGte(src int) int {
 			src = src + 2
 			continue
 		}
-		// ProbablyPrime is 100% accurate for inputs less than 2⁶⁴.
-		if big.NewInt(int64(src)).ProbablyPrime(0) {
+		if isPrime(src) {
 			return src
 		}
 		src = src + 2
@@ -51,10 +50,59 @@ func primeLte(src int) int {
 			src = src - 2
 			continue
 		}
-		// ProbablyPrime is 100% accurate for inputs less than 2⁶⁴.
-		if big.NewInt(int64(src)).ProbablyPrime(0) {
+		if isPrime(src) {
 			return src
 		}
 		src = src - 2
 	}
+}
+
+// isPrime reports whether n is prime (cbreach: exactly, for every n below
+// 2^64, by Miller-Rabin with the first twelve primes as bases, where
+// rudd took math/big's ProbablyPrime, which seeds a math/rand source on
+// every call: half a percent of a small run, whose caches grow a few
+// times).
+func isPrime(n int) bool {
+	if n < 2 {
+		return false
+	}
+	bases := [...]uint64{2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}
+	u := uint64(n)
+	for _, p := range bases {
+		if u%p == 0 {
+			return u == p
+		}
+	}
+	d, r := u-1, 0
+	for d%2 == 0 {
+		d, r = d/2, r+1
+	}
+	mulmod := func(a, b uint64) uint64 {
+		hi, lo := bits.Mul64(a, b)
+		_, rem := bits.Div64(hi, lo, u)
+		return rem
+	}
+	for _, a := range bases {
+		x := uint64(1)
+		for e, b := d, a; e > 0; e >>= 1 {
+			if e&1 == 1 {
+				x = mulmod(x, b)
+			}
+			b = mulmod(b, b)
+		}
+		if x == 1 || x == u-1 {
+			continue
+		}
+		composite := true
+		for range r - 1 {
+			if x = mulmod(x, x); x == u-1 {
+				composite = false
+				break
+			}
+		}
+		if composite {
+			return false
+		}
+	}
+	return true
 }
