@@ -77,12 +77,15 @@ func TestRandomDifferential(t *testing.T) {
 		t.Logf("states expanded: %d without the reduction, %d with it", statesFull, statesReduced)
 		require.Less(t, statesReduced, statesFull)
 	}()
-	// Open data: a third as many programs with a global of 3 to 8 bits
-	// that starts with any value (randnet.Params.OpenBits).
+	// Open data: a third as many programs with a global of
+	// reachcases.OpenWidths's bits that starts with any value
+	// (randnet.Params.OpenBits).
 	open := tier.Seeds(t, 4, 20, 6)
 	widths := reachcases.OpenWidths()
-	openCapped := 0
+	openCapped, eagerRefused := 0, 0
+	const maxTuples = 1 << 14
 	defer func() {
+		t.Logf("open data: %d programs beyond the reference's cap; %d eager runs past %d tuples in one split", openCapped, eagerRefused, maxTuples)
 		require.LessOrEqual(t, openCapped, len(open)/5+1, "too many open-data programs beyond the reference's cap")
 	}()
 	for i, seed := range append(seeds, open...) {
@@ -182,8 +185,17 @@ func TestRandomDifferential(t *testing.T) {
 				continue
 			}
 			for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-				r, err := tuples.Engine{Split: s}.Analyze(ctx, net, cbr.Options{Bound: k, All: true})
+				// Eager splitting enumerates the open values, one view
+				// tuple each: past maxTuples in one split it refuses
+				// (cbr.ErrTupleLimit), which is no answer.
+				r, err := tuples.Engine{Split: s}.Analyze(ctx, net, cbr.Options{Bound: k, All: true, Limits: cbr.Limits{MaxTuples: maxTuples}})
 				require.NoError(t, err, "seed %s k %d %s", name, k, s)
+				if errors.Is(r.Limit, cbr.ErrTupleLimit) {
+					require.Equal(t, split.Eager, s, "seed %s k %d: lazy splitting met the tuple limit", name, k)
+					require.NotEqual(t, cbr.Safe, r.Verdict, "seed %s k %d: SAFE past the tuple limit", name, k)
+					eagerRefused++
+					continue
+				}
 				require.Equal(t, engineVerdict(r), engineVerdict(red), "seed %s k %d: explicit against cbr %s", name, k, s)
 			}
 		}

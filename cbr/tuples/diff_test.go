@@ -2,16 +2,18 @@ package tuples_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/reachcases"
-	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"
@@ -170,21 +172,49 @@ func explicitReach(net *pds.Network, res *explicit.Result) reach {
 
 // symbolicReach runs a cbr variant's options within k contexts and
 // returns every configuration of its reachable set with the fewest
-// contexts.
-func symbolicReach(t *testing.T, net *pds.Network, eng tuples.Engine, k, depth int) reach {
+// contexts. With budget > 0 the run is stopped past that many view tuples
+// (and an eager split past it refused), as reachcases.TupleBudget does:
+// KeepLast splits the last level too, which the answer run does not, so
+// an eager run that answered within the budget may not finish here (on
+// drawn seed 261508707 with 10 open bits eager without pruning took past
+// 6 GiB within 1 context, where its answer run stayed within the budget);
+// it then returns the limit and no set. The tuples given to OnTuple count
+// against the budget too.
+func symbolicReach(t *testing.T, net *pds.Network, eng tuples.Engine, k, depth, budget int) (reach, error) {
 	r := reach{}
 	eng.KeepLast = true
 	e := newConfigEnum(t, net, depth)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	given := 0
 	eng.OnTuple = func(level int, tp split.Tuple) {
+		// The last level's tuples are split and kept, not expanded:
+		// OnProgress does not count them.
+		if given++; budget > 0 && given > budget {
+			cancel()
+			return
+		}
 		e.configs(tp.Views, func(c string) {
 			if old, ok := r[c]; !ok || level < old {
 				r[c] = level
 			}
 		})
 	}
-	_, err := eng.Analyze(context.Background(), net, cbr.Options{Bound: k, All: true})
+	opts := cbr.Options{Bound: k, All: true}
+	if budget > 0 {
+		opts.Limits.MaxTuples, opts.Limits.MaxNodes = budget, reachcases.BudgetNodes
+		opts.OnProgress = func(p cbr.Progress) {
+			if p.Tuples >= budget {
+				cancel()
+			}
+		}
+	}
+	res, err := eng.Analyze(ctx, net, opts)
 	require.NoError(t, err)
-	return r
+	if res.Limit != nil && !errors.Is(res.Limit, cbr.ErrThreadBound) {
+		return nil, res.Limit
+	}
+	return r, nil
 }
 
 func diffReach(a, b reach) string { return reachcases.DiffReach(a, b, "explicit", "symbolic") }
@@ -217,25 +247,92 @@ func TestDifferential(t *testing.T) {
 	}
 	cases := append(reachcases.Cases(), reachcases.Random(seeds)...)
 	cases = append(cases, reachcases.RandomOpen(reachcases.OpenSeeds(t), reachcases.OpenWidths())...)
+	var eagerOpen, stopped atomic.Int32
+	t.Cleanup(func() { // after every case
+		t.Logf("open data: %d of %d eager runs gave no answer (past %d view tuples)", stopped.Load(), eagerOpen.Load(), openBudget)
+		if eagerOpen.Load() > 0 { // none when -run leaves out the open cases
+			require.Less(t, stopped.Load(), eagerOpen.Load(), "eager answered no case of open data")
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel() // each case has a network and BDD manager of its own
 			net, err := c.Build()
 			require.NoError(t, err)
 			for k := 1; k <= c.K; k++ {
-				checkCase(t, c, net, k, variants)
+				stopped.Add(int32(checkCase(t, c, net, k, variants)))
+				for _, v := range variants {
+					if mayStop(c, v) && (c.Seed == 0 || c.OpenBits <= eagerSetBits) {
+						eagerOpen.Add(1)
+					}
+				}
 			}
 		})
 	}
 }
 
-func checkCase(t *testing.T, c reachcases.Case, net *pds.Network, k int, variants []reachcases.Variant) {
+// openBudget is the number of view tuples a cbr run of TestDifferential
+// may process on a case of open data, and the most tuples one eager
+// split may create (reachcases.TupleBudget). Eager splitting enumerates
+// the global values by design, one view tuple per value: on the random
+// program of seed 23 with 5 open bits (8 bits of globals with the thread
+// slots' hidden ones), eager without pruning processes 256 tuples within
+// 1 context, 131,328 within 2 (5 s) and more than 182,896 within 3 (past
+// 20 s), where lazy processes 1, 2 and 4; the whole case grew past 6 GiB,
+// most of it the configuration-set comparison, whose enumeration keeps
+// every view of every tuple it was given. Past the budget an eager run
+// gives no answer (reachcases.NoAnswer): it is checked to claim nothing
+// wrong (no SAFE, only expected violation sites) and left out of the
+// comparisons. Lazy splitting and the explicit engines must answer.
+const openBudget = 20000
+
+// eagerSetBits is the widest open data of a random program on which
+// eager splitting runs in TestDifferential (on the hand-made cases it runs
+// at every width, and at 16 bits refuses its first split). On drawn seed
+// 261508707 with 10 open bits (long tier, CBREACH_SEED=5150), eager
+// without pruning grew past 6 GiB inside post* within 2 contexts, with
+// its budget of tuples and BDD nodes (reachcases.TupleBudget) set: a
+// limit that did not stop it, not investigated further. Eager's answers
+// and configuration sets are compared up to this width; lazy's and the
+// explicit engines' at every width.
+const eagerSetBits = 8
+
+// mayStop reports whether variant v may give no answer on case c: the
+// eager variants on open data, past openBudget.
+func mayStop(c reachcases.Case, v reachcases.Variant) bool {
+	return c.OpenBits > 0 && v.CBR != nil && v.CBR.Split == split.Eager
+}
+
+// checkCase compares the variants at bound k on case c; it returns the
+// number of variants that gave no answer (mayStop).
+func checkCase(t *testing.T, c reachcases.Case, net *pds.Network, k int, variants []reachcases.Variant) (stopped int) {
 	got := map[string]*reachcases.Outcome{}
+	noAnswer := map[string]error{}
 	var ref *explicit.Result
 	for _, v := range variants {
-		o, err := v.Run(context.Background(), net, k)
+		if mayStop(c, v) && c.Seed > 0 && c.OpenBits > eagerSetBits {
+			continue // see eagerSetBits
+		}
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		if c.OpenBits > 0 && v.CBR != nil {
+			ctx, cancel = reachcases.TupleBudget(ctx, openBudget)
+		}
+		o, err := v.Run(ctx, net, k)
+		cancel()
 		require.NoError(t, err, "k %d %s", k, v.Name)
 		got[v.Name] = o
+		if lim := reachcases.NoAnswer(o); lim != nil {
+			// An UNKNOWN from a limit is no answer, never agreement.
+			if !mayStop(c, v) && !v.Reference {
+				t.Fatalf("k %d %s: no answer: %v", k, v.Name, lim)
+			}
+			t.Logf("k %d %s: no answer: %v", k, v.Name, lim)
+			noAnswer[v.Name] = lim
+			if !v.Reference {
+				stopped++
+			}
+			continue
+		}
 		if v.Reference {
 			ref = o.Raw.(*explicit.Result)
 			if ref.DepthCapped {
@@ -243,36 +340,73 @@ func checkCase(t *testing.T, c reachcases.Case, net *pds.Network, k int, variant
 			}
 		}
 	}
-	require.NotNil(t, ref, "no reference variant")
+	// The expected answer: the case's, else the explicit reference's,
+	// else (the reference past its cap on configurations) the explicit
+	// engine's without its reduction, which must answer.
 	want := reachcases.Reference.Name
+	if ref == nil {
+		want = reachcases.ExplicitEngine(true).Name
+		require.Contains(t, got, want, "k %d: no reference variant", k)
+	}
 	wantAnswer := got[want].Answer
 	if c.Want != nil {
 		want, wantAnswer = "the case", c.At(k)
 	}
 	for _, v := range variants {
 		o := got[v.Name]
+		if o == nil {
+			continue // not run
+		}
+		if lim := noAnswer[v.Name]; lim != nil {
+			// Cut off: whatever it found must be expected, and it
+			// claims no verdict but a violation it found.
+			if o.Verdict == cbr.Safe {
+				t.Fatalf("k %d %s: SAFE although cut off (%v)", k, v.Name, lim)
+			}
+			for _, s := range o.Sites {
+				if !slices.Contains(wantAnswer.Sites, s) {
+					t.Fatalf("k %d %s: site %s, cut off (%v), is not among %v (%s)", k, v.Name, s, lim, wantAnswer.Sites, want)
+				}
+			}
+			continue
+		}
 		if !reflect.DeepEqual(o.Answer, wantAnswer) {
 			t.Fatalf("k %d %s: got %v want %v (%s)", k, v.Name, o.Answer, wantAnswer, want)
 		}
 		for _, w := range v.AtMost {
-			if o.Tuples > got[w].Tuples {
+			// A variant cut off processed at least the tuples it
+			// reported: more than those is no evidence.
+			if got[w] != nil && o.Tuples > got[w].Tuples && noAnswer[w] == nil {
 				t.Fatalf("k %d %s: got %d view tuples want at most %d (%s)", k, v.Name, o.Tuples, got[w].Tuples, w)
 			}
 		}
 	}
-	if k > 3 || c.Params.OpenBits > 0 && tier.Long() {
-		// The configuration sets are enumerated view by view; with open
-		// data a view's stacks times the open values outgrew 16 GiB on
-		// some drawn programs of 5 bits. The everyday tier's open
-		// programs compare them.
-		return
+	if k > 3 {
+		return stopped
+	}
+	if ref == nil {
+		t.Logf("k %d: configuration sets not compared: the reference gave no answer", k)
+		return stopped
 	}
 	ex := explicitReach(net, ref)
 	for _, v := range variants {
-		if reachSets(v) {
-			if d := diffReach(ex, symbolicReach(t, net, *v.CBR, k, reachcases.ReferenceDepth)); d != "" {
+		if reachSets(v) && got[v.Name] != nil && noAnswer[v.Name] == nil {
+			budget := 0
+			if c.OpenBits > 0 {
+				budget = openBudget
+			}
+			sym, lim := symbolicReach(t, net, *v.CBR, k, reachcases.ReferenceDepth, budget)
+			if lim != nil {
+				if !mayStop(c, v) {
+					t.Fatalf("k %d %s: no configuration set: %v", k, v.Name, lim)
+				}
+				t.Logf("k %d %s: configuration set not compared: %v", k, v.Name, lim)
+				continue
+			}
+			if d := diffReach(ex, sym); d != "" {
 				t.Fatalf("k %d %s: reachable configurations differ:\n%s", k, v.Name, d)
 			}
 		}
 	}
+	return stopped
 }

@@ -20,7 +20,7 @@ import (
 type Outcome struct {
 	Answer
 	Tuples int // work items the engine processed (cbr: Stats.ViewTuples; explicit: configurations reached; the explicit engine: states expanded)
-	Raw    any // the engine's own result (*cbr.Result, *explicit.Result, the explicit engine's *Result) for checks beyond the answer
+	Raw    any // the engine's own result (*cbr.Result, *explicit.Result) for checks beyond the answer; the explicit reference's error past its cap on configurations (see NoAnswer)
 }
 
 // Variant is an engine with its options.
@@ -53,6 +53,10 @@ var Reference = Variant{Name: "explicit", Reference: true, Run: runExplicit}
 
 func runExplicit(_ context.Context, net *pds.Network, k int) (*Outcome, error) {
 	res, err := explicit.Explore(net, explicit.Options{Contexts: k, MaxDepth: ReferenceDepth, MaxConfigs: ReferenceConfigs})
+	if errors.Is(err, explicit.ErrTooManyConfigs) {
+		// Beyond its cap: no answer (NoAnswer returns the error).
+		return &Outcome{Answer: NewAnswer(cbr.Unknown, nil), Raw: err}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -83,13 +87,42 @@ type budget struct {
 
 // TupleBudget returns ctx with a budget for the cbr variants run with it:
 // a run is cancelled (context.Canceled, with cause ErrBudget) once it has
-// processed the given number of view tuples. Unlike a time limit, the
+// processed the given number of view tuples, an eager split into more
+// tuples than that is refused (cbr.ErrTupleLimit), and its live BDD nodes
+// are capped at BudgetNodes (cbr.ErrNodeLimit). Unlike a time limit, the
 // budget stops a run at the same point on every machine, so a test can
 // leave out the cases too large for it deterministically.
 func TupleBudget(ctx context.Context, tuples int) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	return context.WithValue(ctx, budgetKey{}, &budget{tuples, cancel}), func() { cancel(nil) }
 }
+
+// NoAnswer returns the limit that stopped o's run before it answered, or
+// nil when it answered: a time, memory or BDD node limit, a tuple limit or
+// TupleBudget, the depth limit, or the explicit reference's cap on
+// configurations (ReferenceConfigs). An UNKNOWN for such a limit is no
+// answer: a test never counts it as agreement with another UNKNOWN. The
+// thread bound is not such a limit: it is part of the network
+// (pds.Network.MaxThreads), every engine meets it on the same runs, and
+// its UNKNOWN comes with the violation sites found within the bound,
+// which the tests compare like any answer's.
+func NoAnswer(o *Outcome) error {
+	switch r := o.Raw.(type) {
+	case error:
+		return r
+	case *cbr.Result:
+		if r.Limit != nil && !errors.Is(r.Limit, cbr.ErrThreadBound) {
+			return r.Limit
+		}
+	}
+	return nil
+}
+
+// BudgetNodes caps the live BDD nodes of a run under a TupleBudget (a
+// deterministic limit): on drawn seed 261508707 with 10 open bits, eager
+// splitting without pruning grew past 6 GiB inside one post* within 2
+// contexts, before the budget of tuples was next looked at.
+const BudgetNodes = 1 << 22
 
 // CBR returns the variant of the view-tuple engine e counting unit, with
 // every violation site and its checked trace; AtMost as in Variant.
@@ -121,6 +154,10 @@ func runEngine(ctx context.Context, name string, e engines.Engine, net *pds.Netw
 	}
 	opts := cbr.Options{Bound: k, Unit: unit, All: true, Traces: true}
 	if b, ok := ctx.Value(budgetKey{}).(*budget); ok {
+		// One eager split beyond the budget is refused before it
+		// enumerates (cbr.ErrTupleLimit), rather than cancelled after.
+		opts.Limits.MaxTuples = b.tuples
+		opts.Limits.MaxNodes = BudgetNodes
 		opts.OnProgress = func(p cbr.Progress) {
 			if p.Tuples >= b.tuples {
 				b.cancel(ErrBudget)
