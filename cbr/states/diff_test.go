@@ -83,7 +83,7 @@ func TestRandomDifferential(t *testing.T) {
 	open := tier.Seeds(t, 4, 20, 6)
 	widths := reachcases.OpenWidths()
 	openCapped, eagerRefused := 0, 0
-	const maxTuples = 1 << 14
+	const maxTuples, eagerMemory = 1 << 14, 2 << 30
 	defer func() {
 		t.Logf("open data: %d programs beyond the reference's cap; %d eager runs past %d tuples in one split", openCapped, eagerRefused, maxTuples)
 		require.LessOrEqual(t, openCapped, len(open)/5+1, "too many open-data programs beyond the reference's cap")
@@ -188,9 +188,12 @@ func TestRandomDifferential(t *testing.T) {
 				// Eager splitting enumerates the open values, one view
 				// tuple each: past maxTuples in one split it refuses
 				// (cbr.ErrTupleLimit), which is no answer.
-				r, err := tuples.Engine{Split: s}.Analyze(ctx, net, cbr.Options{Bound: k, All: true, Limits: cbr.Limits{MaxTuples: maxTuples}})
+				// Its many tuples also hold memory that no node limit
+				// bounds: past eagerMemory it stops, which is no answer
+				// either (the test runs alone, so the heap is its).
+				r, err := tuples.Engine{Split: s}.Analyze(ctx, net, cbr.Options{Bound: k, All: true, Limits: cbr.Limits{MaxTuples: maxTuples, MaxMemory: eagerMemory}})
 				require.NoError(t, err, "seed %s k %d %s", name, k, s)
-				if errors.Is(r.Limit, cbr.ErrTupleLimit) {
+				if errors.Is(r.Limit, cbr.ErrTupleLimit) || errors.Is(r.Limit, cbr.ErrMemoryLimit) && i >= len(seeds) {
 					require.Equal(t, split.Eager, s, "seed %s k %d: lazy splitting met the tuple limit", name, k)
 					require.NotEqual(t, cbr.Safe, r.Verdict, "seed %s k %d: SAFE past the tuple limit", name, k)
 					eagerRefused++
