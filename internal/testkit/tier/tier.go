@@ -14,7 +14,7 @@
 // run (drawn from the clock) and printed at the start of each test binary;
 // CBREACH_SEED=s replays it:
 //
-//	CBREACH_LONG=1 CBREACH_SEED=s go test ./cbr -run 'TestDifferential'
+//	CBREACH_LONG=1 CBREACH_SEED=s go test ./cbr/tuples -run 'TestDifferential'
 //
 // A test that takes its seeds from Seeds logs the campaign seed too, so a
 // failing test's output names it.
