@@ -77,6 +77,38 @@ func Names() string {
 	for _, e := range All {
 		names = append(names, e.Name)
 	}
+	return Or(names)
+}
+
+// Taking lists the engines that take a setting, in the table's order.
+func Taking(setting string) []string {
+	var names []string
+	for _, e := range All {
+		if e.Takes(setting) {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
+// Counting lists the engines whose bound can count u, in the table's
+// order.
+func Counting(u cbr.Unit) []string {
+	var names []string
+	for _, e := range All {
+		if e.Counts(u) {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
+// Or joins names for a message: "cbr", "cbr or seq", "cbr, seq or
+// explicit".
+func Or(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 

@@ -53,8 +53,8 @@ func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*
 	if err != nil {
 		return nil, err
 	}
-	r, err := analyze(ctx, net, options{Rounds: k, All: o.All, Lazy: e.Lazy, Traces: o.Traces, Limits: o.Limits, BDD: e.BDD,
-		OnProgress: o.OnProgress, OnViolation: o.OnViolation})
+	o.Bound, o.Unit = k, cbr.Rounds
+	r, err := analyze(ctx, net, options{Engine: e, Options: o})
 	if r == nil {
 		return nil, err
 	}
@@ -70,37 +70,14 @@ func Figures(r *cbr.Result) *Stats {
 }
 
 // options are what a run reads: the engine's settings and the common
-// options, the bound checked.
+// options, checked (Bound in rounds, as cbr.Options.Check resolved it).
 type options struct {
-	Rounds int  // the bound K on rounds of round-robin (default DefaultRounds)
-	All    bool // report every violation site, not only one with the fewest rounds
-	// Lazy selects the lazy form (the paper's Section 6: each thread
-	// explored from the starts the others reach, round by round) over
-	// the eager one (every start guessed, Sections 3 to 5).
-	Lazy bool
-	// Traces gives every violation a trace (cbr.Found.Trace), replayed
-	// on the explicit semantics before it is returned. The lazy form
-	// builds them (trace.go); the eager one, whose single run holds the
-	// threads' runs only with guessed values, takes them from a lazy run
-	// to the same rounds, which must find the same violations with the
-	// same fewest rounds (else the trace error says they disagree).
-	Traces bool
-	// Limits: MaxNodes and MaxMemory bound the sequential network's BDD
-	// manager (its construction and post*); MaxTuples does not apply.
-	// Time comes with ctx.
-	cbr.Limits
-	// BDD sizes the new manager's tables (its Limits are taken from
-	// Limits above).
-	BDD bdd.Config
-
-	// OnProgress, when set, is called every ProgressEvery saturation steps.
-	OnProgress func(cbr.Progress)
-	// OnViolation, when set, is called with every violation reported.
-	OnViolation func(cbr.Found)
+	Engine
+	cbr.Options
 }
 
 // ProgressEvery is the number of post* steps between two calls of
-// Options.OnProgress.
+// cbr.Options.OnProgress.
 const ProgressEvery = 4096
 
 // Stats are this engine's own figures.
@@ -124,16 +101,16 @@ type Result struct {
 }
 
 // analyze runs the sequential reduction of net (Lal and Reps' eager
-// form) within opts.Rounds rounds of round-robin over its threads and
+// form) within opts.Bound rounds of round-robin over its threads and
 // thread slots: it builds the sequential network in a manager of its own,
 // computes post* of its one thread and reads the checked error labels.
-// Without opts.All it deepens: K = 1, 2, ... up to opts.Rounds, each a new
+// Without opts.All it deepens: K = 1, 2, ... up to opts.Bound, each a new
 // network, post* stopped at the first checked error.
 // A limit or a cancellation gives an Unknown result with Limit set and a
 // nil error.
 func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, error) {
 	start := time.Now()
-	res := &Result{Result: cbr.Result{Bound: opts.Rounds, Unit: cbr.Rounds, Complete: -1, Converged: -1}}
+	res := &Result{Result: cbr.Result{Bound: opts.Bound, Unit: cbr.Rounds, Complete: -1, Converged: -1}}
 	lim := bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}
 	var eng *pds.Network
 	var atInit []cbr.Found
@@ -168,11 +145,11 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 	// finds every site with its fewest rounds.
 	first := 1
 	if opts.All {
-		first = opts.Rounds
+		first = opts.Bound
 	}
 	var cutoff error
 	stopped := false
-	for k := first; err == nil && k <= opts.Rounds; k++ {
+	for k := first; err == nil && k <= opts.Bound; k++ {
 		b := time.Now()
 		var sn *Net
 		cfg := opts.BDD
@@ -236,7 +213,7 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 		k = max(k, f.Contexts)
 	}
 	lo := opts
-	lo.Rounds, lo.All, lo.Lazy, lo.OnProgress, lo.OnViolation = k, true, true, nil, nil
+	lo.Bound, lo.All, lo.Lazy, lo.OnProgress, lo.OnViolation = k, true, true, nil, nil
 	lr, err := analyze(ctx, net, lo)
 	res.Stats.TraceTime += time.Since(t)
 	byLabel := map[*pds.Label]cbr.Found{}
@@ -263,14 +240,14 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 	}
 }
 
-// analyzeLazy builds the lazy form's network for opts.Rounds and runs it
+// analyzeLazy builds the lazy form's network for opts.Bound and runs it
 // round by round (no deepening: round k's results are the next one's
 // start).
 func analyzeLazy(ctx context.Context, eng *pds.Network, opts options, res *Result, start time.Time, lim bdd.Limits) error {
 	b := time.Now()
 	cfg := opts.BDD
 	cfg.Limits = lim
-	sn, err := BuildLazy(ctx, eng, opts.Rounds, cfg)
+	sn, err := BuildLazy(ctx, eng, opts.Bound, cfg)
 	res.Seq.BuildTime += time.Since(b)
 	if err != nil {
 		return err

@@ -53,56 +53,13 @@ const (
 func (p Prune) String() string { return [...]string{"subsumed", "identical", "none"}[p] }
 
 // options are what the analysis reads: the engine's settings and the
-// common options, checked once by Engine.options (cbr.Options.Check). The
-// thread bound is the network's (pds.Options.MaxThreads).
+// common options, checked once by Engine.options (cbr.Options.Check):
+// Bound is the bound as the check resolved it (math.MaxInt32 when
+// Unbounded) and Unit is Contexts or Preemptions. The thread bound is the
+// network's (pds.Options.MaxThreads).
 type options struct {
-	Contexts int // the bound k in units of Count, as cbr.Options.Check resolved it (math.MaxInt32 when Unbounded)
-	// Count is what the bound counts: cbr.Contexts (the default) or
-	// cbr.Preemptions, switches away from a thread that could still move
-	// (package documentation, "Preemptions").
-	Count cbr.Unit
-	// Unbounded deepens the bound until the reachable configurations stop
-	// growing (cbr.Result.Converged), a violation is found, or a limit stops
-	// the run; cbr.Contexts is then ignored.
-	Unbounded bool
-	Split     split.Strategy // eager or lazy (default lazy)
-	All       bool           // explore the whole bound and report every violation site
-	Targets   []pds.Target   // visible states to reach, besides the error labels
-	Prune     Prune          // which covered tuples are left out (default PruneSubsumed)
-	// SubsumeAfter is, for PruneSubsumed, the number of kept tuples before
-	// the subsumption test starts (identical tuples are dropped until
-	// then); 0 (the default) or less: from the first tuple.
-	SubsumeAfter int
-	cbr.Limits   // BDD nodes, memory, eager tuples; time comes with ctx
-
-	// OnProgress, when set, is called after every view tuple's successors
-	// have been computed.
-	OnProgress func(cbr.Progress)
-	// OnViolation, when set, is called with every violation when found.
-	OnViolation func(cbr.Found)
-	// OnTuple, when set, is called with every view tuple the analysis
-	// keeps (the initial ones at level 0, then every split result) and
-	// the number of contexts that reached it. For tests and tools that
-	// inspect the reachable sets.
-	OnTuple func(level int, t split.Tuple)
-	// KeepLast splits the post* results of the k-th context too and hands
-	// them to OnTuple (they are never processed further), so that OnTuple
-	// sees the whole reachable set within the bound.
-	KeepLast bool
-	// Traces gives every violation a trace (cbr.Found.Trace): a concrete run
-	// with the fewest contexts (or preemptions), replayed on the explicit
-	// semantics. It keeps every view tuple that has successors alive, with
-	// the BDDs of its views, and costs one more post* per context of each
-	// trace (package documentation, "Traces").
-	Traces bool
-
-	// lastBudget, when set, replaces the budget of the last level's tests
-	// (limit per test, allowance; package documentation, "The last
-	// level"): for tests, which exhaust it on small programs.
-	lastBudget *[2]int
-	// noShare computes every post* call, for tests that compare with
-	// the shared results.
-	noShare bool
+	Engine
+	cbr.Options
 }
 
 // item is a work item (j, i, T) of Algorithm 1: a view tuple reached with
@@ -119,7 +76,7 @@ type item struct {
 }
 
 // Analyze computes context-bounded reachability of net within
-// opts.Contexts contexts (docs/design.md, "The worklist driver"; the jMoped
+// opts.Bound contexts (docs/design.md, "The worklist driver"; the jMoped
 // paper's Algorithm 1): items are processed breadth first by their number
 // of contexts, so the first violation found uses the fewest contexts. For
 // each item with j < k and each thread i' other than the last one, post*
@@ -134,10 +91,10 @@ type item struct {
 // for a network it cannot analyse.
 func analyze(ctx context.Context, net *pds.Network, opts options) (*cbr.Result, error) {
 	start := time.Now()
-	r := &cbr.Result{Bound: opts.Contexts, Unit: opts.Count, Complete: -1, Converged: -1}
+	r := &cbr.Result{Bound: opts.Bound, Unit: opts.Unit, Complete: -1, Converged: -1}
 	if !opts.Unbounded {
-		r.Stats.TuplesPerLevel = make([]int, opts.Contexts+1)
-		r.Stats.KeptPerLevel = make([]int, opts.Contexts+1)
+		r.Stats.TuplesPerLevel = make([]int, opts.Bound+1)
+		r.Stats.KeptPerLevel = make([]int, opts.Bound+1)
 	}
 	a := &analysis{ctx: ctx, opts: opts, res: r, found: map[any]bool{}, start: start, posts: postCache{level: -1}, last: newLastLevel(opts)}
 	err := net.M.Run(ctx, bdd.Limits{MaxNodes: opts.MaxNodes, MaxMemory: opts.MaxMemory}, func() error {

@@ -463,7 +463,7 @@ func cloneConfig(c explicit.Config) explicit.Config {
 // criterion applies: unbounded runs that count contexts on networks
 // without locals and forks.
 func (a *analysis) watchVisible(ctx context.Context) {
-	if !a.opts.Unbounded || a.opts.Count == cbr.Preemptions || !visibleApplies(a.net) {
+	if !a.opts.Unbounded || a.opts.Unit == cbr.Preemptions || !visibleApplies(a.net) {
 		return
 	}
 	a.vis = newVisibleTracker(ctx, a.net)

@@ -40,7 +40,7 @@ func (a *analysis) finish(ctx context.Context, net *pds.Network, err error) (*cb
 	if r.Verdict == cbr.Safe && r.Visible == nil {
 		// (Stopped by the visible states, the level after the last one
 		// made was never made: it says nothing about the configurations.)
-		r.Converged = a.last.converged(r.Stats.KeptPerLevel, opts.Contexts)
+		r.Converged = a.last.converged(r.Stats.KeptPerLevel, opts.Bound)
 	}
 	if r.Limit == nil && !stopped && !opts.Unbounded {
 		// The queue ran empty: every level is done.

@@ -71,8 +71,8 @@ func (l *lastLevel) converged(kept []int, k int) int {
 // in units of work (package documentation, "The last level").
 func lastTested(opts options) (level, limit, allowance int) {
 	level, limit, allowance = -1, cover.DefaultLastLimit, cover.DefaultLastAllowance
-	if opts.Count == cbr.Contexts && !opts.Unbounded {
-		level = opts.Contexts - 1
+	if opts.Unit == cbr.Contexts && !opts.Unbounded {
+		level = opts.Bound - 1
 	}
 	if opts.lastBudget != nil {
 		limit, allowance = opts.lastBudget[0], opts.lastBudget[1]

@@ -44,13 +44,13 @@ type levels interface {
 	shares() bool
 }
 
-// newLevels returns the levels of opts.Count, whose bound is
-// opts.Contexts.
+// newLevels returns the levels of opts.Unit, whose bound is
+// opts.Bound.
 func newLevels(opts options, sp *symauto.Space) levels {
-	if opts.Count == cbr.Preemptions {
-		return preemptLevels{k: opts.Contexts, sp: sp}
+	if opts.Unit == cbr.Preemptions {
+		return preemptLevels{k: opts.Bound, sp: sp}
 	}
-	return contextLevels{k: opts.Contexts}
+	return contextLevels{k: opts.Bound}
 }
 
 // unclosed is what a limit's reason adds when counting preemptions cut

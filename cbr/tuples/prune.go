@@ -27,7 +27,7 @@ func (a *analysis) drop(t *split.Tuple, level, last int) bool {
 // (package cover), nil for PruneNone. PruneIdentical is a test that
 // never tests subsumption.
 func newPruner(m *bdd.Manager, g bdd.VarSet, threads int, opts options) *cover.Kept {
-	c := cover.Config{After: cover.Never, Last: -1, Preempt: opts.Count == cbr.Preemptions}
+	c := cover.Config{After: cover.Never, Last: -1, Preempt: opts.Unit == cbr.Preemptions}
 	switch opts.Prune {
 	case PruneNone:
 		return nil

@@ -99,9 +99,8 @@ func (e Engine) options(o cbr.Options) (options, error) {
 	case o.MaxTuples < 0:
 		o.MaxTuples = 0
 	}
-	return options{Contexts: bound, Count: unit, Unbounded: o.Unbounded, Split: e.Split, All: o.All, Targets: o.Targets, Prune: e.Prune,
-		SubsumeAfter: e.SubsumeAfter, Limits: o.Limits, OnProgress: o.OnProgress, OnViolation: o.OnViolation, OnTuple: e.OnTuple,
-		KeepLast: e.KeepLast, Traces: o.Traces, lastBudget: e.lastBudget, noShare: e.noShare}, nil
+	o.Bound, o.Unit = bound, unit
+	return options{Engine: e, Options: o}, nil
 }
 
 // VisibleStates explores the whole bound and counts, for every j up to

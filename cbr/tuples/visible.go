@@ -20,7 +20,7 @@ import (
 // the product of the threads' tops at g, since a tuple's configurations at
 // g are the product of its views at g.
 func visibleStates(ctx context.Context, net *pds.Network, opts options) ([]int, *cbr.Result, error) {
-	k := opts.Contexts
+	k := opts.Bound
 	first := map[string]int{} // visible state -> fewest contexts
 	m := net.M
 	inner := opts.OnTuple

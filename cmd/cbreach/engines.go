@@ -74,7 +74,7 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 	}
 	for _, f := range settingFlags {
 		if fs.Changed(f.flag) && !entry.Takes(f.setting) {
-			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, takers(f.setting), entry.Name)
+			return fmt.Errorf("--%s applies to --engine %s only, not to --engine %s", f.flag, engines.Or(engines.Taking(f.setting)), entry.Name)
 		}
 	}
 	switch {
@@ -86,20 +86,6 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 		return fmt.Errorf("--max-depth: need at least 1 frame, got %d", c.engine.maxDepth)
 	}
 	return nil
-}
-
-// takers names the engines that take a setting: "cbr", "cbr or seq".
-func takers(setting string) string {
-	var names []string
-	for _, e := range engines.All {
-		if e.Takes(setting) {
-			names = append(names, e.Name)
-		}
-	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // shows are what the command shows of each engine.

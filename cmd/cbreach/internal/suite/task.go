@@ -539,7 +539,7 @@ func Check(eng, split string, t *Task) string {
 	}
 	switch {
 	case !e.Counts(unit) && unit == cbr.Rounds:
-		return fmt.Sprintf("a bound in rounds needs engine %s, not %s", roundsEngine(), eng)
+		return fmt.Sprintf("a bound in rounds needs engine %s, not %s", engines.Or(engines.Counting(cbr.Rounds)), eng)
 	case !e.Counts(unit):
 		return fmt.Sprintf("engine %s counts %s, not %s", eng, e.Units[0], t.Unit)
 	case split != "" && !e.Takes("split"):
@@ -547,29 +547,9 @@ func Check(eng, split string, t *Task) string {
 	case t.Kind == KindCUBA && !e.Targets:
 		return fmt.Sprintf("engine %s checks error labels only, not CUBA targets", eng)
 	case t.More.Prune != "" && !e.Takes("prune"):
-		return fmt.Sprintf("option prune applies to engine %s only, not %s", takers("prune"), eng)
+		return fmt.Sprintf("option prune applies to engine %s only, not %s", engines.Or(engines.Taking("prune")), eng)
 	case t.More.MaxTuples != nil && !e.Takes("prune"):
-		return fmt.Sprintf("option max_tuples applies to engine %s only, not %s", takers("prune"), eng)
-	}
-	return ""
-}
-
-// takers names the first engine that takes a setting.
-func takers(setting string) string {
-	for _, e := range engines.All {
-		if e.Takes(setting) {
-			return e.Name
-		}
-	}
-	return ""
-}
-
-// roundsEngine names the engine whose bound counts rounds.
-func roundsEngine() string {
-	for _, e := range engines.All {
-		if e.Counts(cbr.Rounds) {
-			return e.Name
-		}
+		return fmt.Sprintf("option max_tuples applies to engine %s only, not %s", engines.Or(engines.Taking("prune")), eng)
 	}
 	return ""
 }
