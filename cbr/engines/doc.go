@@ -22,7 +22,7 @@
 // naming it. An Entry says what the command line and the task files need
 // to know before running an engine: the units its bound counts (its
 // default first), the settings it takes (by the names of the command
-// line's flags: "split", "prune", "per-bound", "max-depth", "no-por"),
+// line's flags: "split", "prune", "max-tuples", "per-bound", "max-depth", "no-por"),
 // whether it deepens the bound itself and whether it checks targets, and
 // New, which makes the engine value from Settings. Adding an engine is
 // one package that implements Analyze and one row of All; the command

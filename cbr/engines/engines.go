@@ -59,7 +59,7 @@ func (e Entry) Counts(u cbr.Unit) bool { return slices.Contains(e.Units, u) }
 // All is the table, in the order the command line lists the engines.
 var All = []Entry{
 	{Name: tuples.Name, Doc: "symbolic, view tuples (the jMoped paper's algorithm)",
-		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Settings: []string{"split", "prune", "per-bound"}, Unbounded: true, Targets: true,
+		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Settings: []string{"split", "prune", "max-tuples", "per-bound"}, Unbounded: true, Targets: true,
 		New: func(s Settings) Engine { return tuples.Engine{Split: s.Split, Prune: s.Prune, PerBound: s.PerBound} }},
 	{Name: seq.Name, Doc: "symbolic, sequential reduction (Lal and Reps): the bound counts rounds of round-robin",
 		Units: []cbr.Unit{cbr.Rounds}, Settings: []string{"split"},

@@ -49,7 +49,7 @@ var settingFlags = []struct{ flag, setting string }{
 	{"split", "split"},
 	{"prune", "prune"},
 	{"no-dedup", "prune"},
-	{"max-tuples", "prune"}, // eager splitting's limit: the view-tuple engine's
+	{"max-tuples", "max-tuples"},
 	{"reach-tops", "per-bound"},
 	{"per-bound", "per-bound"},
 	{"max-depth", "max-depth"},

@@ -32,10 +32,8 @@ type Variant struct {
 	// pruning.
 	AtMost []string
 	// CBR is the view-tuple engine of a cbr variant, for tests that
-	// inspect its reachable sets; nil for other engines. Unit is what the
-	// variant's bound counts.
-	CBR  *tuples.Engine
-	Unit cbr.Unit
+	// inspect its reachable sets; nil for other engines.
+	CBR *tuples.Engine
 	// Reference marks the explicit reference semantics, whose answer is
 	// the expectation of a case without Want.
 	Reference bool
@@ -127,7 +125,7 @@ const BudgetNodes = 1 << 22
 // CBR returns the variant of the view-tuple engine e counting unit, with
 // every violation site and its checked trace; AtMost as in Variant.
 func CBR(name string, e tuples.Engine, unit cbr.Unit, atMost ...string) Variant {
-	return Variant{Name: name, CBR: &e, Unit: unit, AtMost: atMost, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
+	return Variant{Name: name, CBR: &e, AtMost: atMost, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
 		return runEngine(ctx, name, e, net, k, unit)
 	}}
 }

@@ -548,8 +548,8 @@ func Check(eng, split string, t *Task) string {
 		return fmt.Sprintf("engine %s checks error labels only, not CUBA targets", eng)
 	case t.More.Prune != "" && !e.Takes("prune"):
 		return fmt.Sprintf("option prune applies to engine %s only, not %s", engines.Or(engines.Taking("prune")), eng)
-	case t.More.MaxTuples != nil && !e.Takes("prune"):
-		return fmt.Sprintf("option max_tuples applies to engine %s only, not %s", engines.Or(engines.Taking("prune")), eng)
+	case t.More.MaxTuples != nil && !e.Takes("max-tuples"):
+		return fmt.Sprintf("option max_tuples applies to engine %s only, not %s", engines.Or(engines.Taking("max-tuples")), eng)
 	}
 	return ""
 }
