@@ -61,15 +61,15 @@ func (s *source) stmt(p pds.Pos) string {
 
 // tracer prints the traces of one run.
 type tracer struct {
-	net *pds.Network // the network with thread slots, which traces name
+	// net is the network the engine ran, which its traces name
+	// (cbr.Result.Net): with thread slots for the symbolic engines, the
+	// program's own for the explicit one.
+	net *pds.Network
 	src *source
 	// user is the number of threads the program starts with; higher
 	// thread numbers are slots of threads created by a start.
 	user int
 	cuba bool // print stacks as CUBA's stack symbols
-	// run is the network the engine ran, which its traces name: the one
-	// with thread slots for cbr, the program's own for the explicit engine.
-	run  *pds.Network
 	unit cbr.Unit
 }
 
@@ -81,7 +81,7 @@ func newTracer(in *input, r *cbr.Result) *tracer {
 	if run == nil {
 		run = in.net
 	}
-	t := &tracer{net: run, src: in.src, cuba: in.cuba, run: run, unit: r.Unit}
+	t := &tracer{net: run, src: in.src, cuba: in.cuba, unit: r.Unit}
 	for _, th := range run.Threads {
 		if !th.Slot {
 			t.user++
@@ -266,7 +266,7 @@ func (t *tracer) switches(tr *cbr.Trace) []string {
 	if t.unit != cbr.Preemptions {
 		return out
 	}
-	p, err := tr.Preempting(t.run)
+	p, err := tr.Preempting(t.net)
 	if err != nil {
 		return out
 	}
