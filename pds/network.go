@@ -103,6 +103,12 @@ func (t Type) numValues() uint64 {
 	return 1 << t.Bits
 }
 
+// holds reports whether v is a value of t (every uint64 is one of a
+// 64-bit int, whose number of values 1 << 64 does not fit a uint64).
+func (t Type) holds(v uint64) bool {
+	return (t.Kind != Enum && t.Bits >= 64) || v < t.numValues()
+}
+
 // Init is an initial value: a constant, or any value of the type.
 type Init struct {
 	Any   bool

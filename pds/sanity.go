@@ -145,7 +145,7 @@ func (s *sanity) checkInitGlobals() {
 
 // checkGlobal checks that an initial value fits the global's type.
 func (s *sanity) checkGlobal(g *Global) {
-	if !g.Init.Any && g.Init.Value >= g.Type.numValues() {
+	if !g.Init.Any && !g.Type.holds(g.Init.Value) {
 		s.errorf(g.Pos, "global %s: initial value %d out of range for %s", g.Name, g.Init.Value, g.Type)
 	}
 }
@@ -412,7 +412,7 @@ func (s *sanity) checkThreads() {
 				continue
 			}
 			for i, v := range f.Locals {
-				if !v.Any && v.Value >= p.Locals[i].Type.numValues() {
+				if !v.Any && !p.Locals[i].Type.holds(v.Value) {
 					s.errorf(Pos{}, "thread %s: frame %d: value %d out of range for %s", t.Name, k, v.Value, p.Locals[i].Name)
 				}
 			}
