@@ -129,21 +129,24 @@ func (n *Network) FormatRelation(rel bdd.Node, cur, next, saved *Proc, ret bool)
 		vecs[i] = f.vec
 	}
 	var alts []string
-	total := 0
 	m.Enumerate(rel, vecs, func(vals []uint64) bool {
-		total++
-		if total <= MaxPrintedAssignments {
-			parts := make([]string, len(fs))
-			for i, f := range fs {
-				parts[i] = f.name + "=" + f.typ.Format(vals[i])
-			}
-			alts = append(alts, strings.Join(parts, " "))
+		parts := make([]string, len(fs))
+		for i, f := range fs {
+			parts[i] = f.name + "=" + f.typ.Format(vals[i])
 		}
-		return true
+		alts = append(alts, strings.Join(parts, " "))
+		return len(alts) <= MaxPrintedAssignments
 	})
-	s := strings.Join(alts, " | ")
-	if total > MaxPrintedAssignments {
-		s += fmt.Sprintf(" | ... (%d assignments)", total)
+	s := strings.Join(alts[:min(len(alts), MaxPrintedAssignments)], " | ")
+	if len(alts) > MaxPrintedAssignments {
+		// Counted, not enumerated: a relation over many copies of the
+		// globals (the sequential networks of package cbr/seq) has far
+		// too many assignments to list one at a time.
+		var refs []bdd.Ref
+		for _, f := range fs {
+			refs = append(refs, f.refs...)
+		}
+		s += fmt.Sprintf(" | ... (%s assignments)", m.SatCount(rel, refs...))
 	}
 	return s
 }

@@ -106,3 +106,25 @@ func TestFormatRelation(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatRelationWide: a relation with more assignments than can be
+// listed one at a time is printed with its first ones and their exact
+// number, counted (a sequential network of package cbr/seq relates many
+// copies of the globals; listing them all to count them did not finish).
+func TestFormatRelationWide(t *testing.T) {
+	b := pds.NewBuilder(pds.Options{})
+	x := b.Global("x", pds.IntType(64), pds.Init{}, noPos)
+	y := b.Global("y", pds.IntType(64), pds.Init{}, noPos)
+	p := b.Proc("p", nil, noPos)
+	b.Label(p, "p0", noPos)
+	b.Thread("T0", pds.Call(p))
+	n, err := b.Build()
+	require.NoError(t, err)
+	m := n.M
+	// x' != x, y' = y + x: 2^64 values of y, 2^64 of x and 2^64-1 of x'.
+	rel := m.And(m.Ne(n.GlobalVec(x, pds.GNext), n.GlobalVec(x, pds.GCur)),
+		m.Eq(n.GlobalVec(y, pds.GNext), m.Add(n.GlobalVec(y, pds.GCur), n.GlobalVec(x, pds.GCur))))
+	got := n.FormatRelation(rel, nil, nil, nil, false)
+	require.True(t, strings.HasSuffix(got, " | ... (6277101735386680763495507056286727952638980837032266301440 assignments)"), got)
+	require.Equal(t, pds.MaxPrintedAssignments, strings.Count(got, "|"), got)
+}
