@@ -29,6 +29,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
@@ -60,6 +61,10 @@ func hooked(engine string) func(*cbr.Result, error) (*cbr.Result, error) {
 	}
 }
 
+// hardStopWait is how long the run may take to return after a second
+// Ctrl-C or SIGTERM, to print what it covered, before the process exits.
+const hardStopWait = time.Second
+
 // isInternal reports whether an error that is not a limit is an internal
 // error (a bug) rather than bad input: the readers and engines say so in
 // their messages ("internal error", "(a bug)").
@@ -72,7 +77,9 @@ func main() {
 	// Ctrl-C and SIGTERM cancel the run, which then reports what it
 	// covered, as a time limit does, building the traces of the
 	// violations it found for up to cbr.GraceTime more; a second one
-	// stops that at once (the hard stop).
+	// stops that at once (the hard stop). Should the run still not have
+	// returned HardStopWait after the second, the process exits with
+	// UNKNOWN and no report.
 	hard, hardStop := context.WithCancel(context.Background())
 	ctx, stop := context.WithCancel(hard)
 	sigs := make(chan os.Signal, 2)
@@ -82,6 +89,12 @@ func main() {
 		stop()
 		<-sigs
 		hardStop()
+		select {
+		case <-sigs:
+		case <-time.After(hardStopWait):
+		}
+		fmt.Fprintln(os.Stderr, "cbreach: interrupted twice: stopped without a report")
+		os.Exit(exitUnknown)
 	}()
 	code := run(cbr.WithHardStop(ctx, hard), os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
 	signal.Stop(sigs)
