@@ -8,7 +8,9 @@
 # writes a table of the medians (wall clock, the whole process) into
 # docs/benchmarks.md between the lines "<!-- cuba-vs begin -->" and
 # "<!-- cuba-vs end -->", with the date, the machine, its load and each
-# tool's mode. Medians within 5 % of each other are a tie. A run is cut
+# tool's mode. Given INSTANCEs, it reruns only those: their rows replace
+# theirs in the table, the other rows stay, and each row says when and
+# at which commits it was measured. Medians within 5 % of each other are a tie. A run is cut
 # off after $CUBA_VS_TIMEOUT seconds (default 120). Instances with a
 # target (.spec) run at the bound of CUBA's table (the README of the
 # suite), the others, and Bluetooth3-12 and 3-21, unbounded: CUBA
@@ -90,7 +92,19 @@ cbreachAnswer() {
 		-e 's/visible states/visible/'
 }
 
-rows=""
+cubaCommit=$(cd "$(dirname "$cuba")/.." 2>/dev/null && git rev-parse --short HEAD 2>/dev/null || echo '(commit unknown)')
+stamp="$(date -u +%Y-%m-%d), load $(cut -d' ' -f1 /proc/loadavg), CUBA $cubaCommit, cbreach $(cd "$root" && git rev-parse --short HEAD)"
+doc=$root/docs/benchmarks.md
+if ! grep -q '<!-- cuba-vs begin -->' "$doc"; then
+	echo "$doc has no <!-- cuba-vs begin --> line" >&2
+	exit 1
+fi
+# The rows measured before, one file each, for the instances not rerun.
+awk '/<!-- cuba-vs begin -->/ { on = 1; next } /<!-- cuba-vs end -->/ { on = 0 } on && /^\| / && !/^\| instance / { print }' "$doc" |
+	while IFS= read -r line; do
+		old=$(echo "$line" | cut -d'|' -f2 | sed 's/^ *//; s/ *$//')
+		[ -n "$old" ] && printf '%s\n' "$line" >"$work/old.$old"
+	done
 while IFS='|' read -r name file cflags bflags; do
 	[ -n "$name" ] || continue
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
@@ -125,22 +139,29 @@ while IFS='|' read -r name file cflags bflags; do
 		else if (b <= c * 1.05 && c <= b * 1.05) print "tie"
 		else if (b < c) printf "cbreach ahead (%.2f)\n", b / c
 		else printf "CUBA ahead (%.2f)\n", b / c }')
-	rows="$rows| $name | \`${cflags:-(symbolic)}\` | $(cubaAnswer "$work/cuba.out") | ${cm} | \`${bflags}\` | $(cbreachAnswer "$work/cbreach.out") | ${bm} | $i | ${verdict} |
-"
+	printf '| %s | `%s` | %s | %s | `%s` | %s | %s | %s | %s | %s |\n' "$name" "${cflags:-(symbolic)}" "$(cubaAnswer "$work/cuba.out")" "$cm" "$bflags" \
+		"$(cbreachAnswer "$work/cbreach.out")" "$bm" "$i" "$verdict" "$stamp" >"$work/row.$name"
 	echo "$name: CUBA $cm s, cbreach $bm s ($verdict)" >&2
 done <<<"$instances"
 
-cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || uname -m)
-table="Measured $(date -u +%Y-%m-%d) on $(nproc) cores of $cpu ($(uname -sm)), load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg) (benchmarks/cuba-vs.sh). Both tools one at a time, in turn, on core 0 (\`taskset -c 0\`); the whole process, wall clock, median of the runs (21 where a run took under 0.1 s, else 3); a run is cut off after ${timeout_s} s (\"-\"). CUBA $(cd "$(dirname "$cuba")/.." 2>/dev/null && git rev-parse --short HEAD 2>/dev/null || echo '(commit unknown)'), g++ -O2; cbreach $(cd "$root" && git rev-parse --short HEAD), lazy splitting, subsumed tuples pruned (the defaults). Medians within 5 % of each other are a tie; the figure in brackets is cbreach's time over CUBA's. CUBA's explicit engine prints the bound of its convergence one less than the contexts of its own bounded mode (Bluetooth3-12: it prints 6, and its \`-k 6\` does not reach the visible state 10|22,18,20,-, which its \`-k 7\` reaches); cbreach says the contexts.
+rows=""
+while IFS='|' read -r name _; do
+	[ -n "$name" ] || continue
+	if [ -f "$work/row.$name" ]; then
+		rows="$rows$(cat "$work/row.$name")
+"
+	elif [ -f "$work/old.$name" ]; then
+		rows="$rows$(cat "$work/old.$name")
+"
+	fi
+done <<<"$instances"
 
-| instance | CUBA mode | CUBA answer | CUBA s | cbreach mode | cbreach answer | cbreach s | runs | |
-|---|---|---|---:|---|---|---:|---:|---|
+cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || uname -m)
+table="Measured with benchmarks/cuba-vs.sh on $(nproc) cores of $cpu ($(uname -sm)); each row says when, the load average before its runs, and the commits of CUBA (g++ -O2) and of cbreach. Both tools one at a time, in turn, on core 0 (\`taskset -c 0\`); the whole process, wall clock, median of the runs (21 where a run took under 0.1 s, else 3); a run is cut off after ${timeout_s} s (\"-\"). cbreach runs with lazy splitting and subsumed tuples pruned (the defaults). Medians within 5 % of each other are a tie; the figure in brackets is cbreach's time over CUBA's. CUBA's explicit engine prints the bound of its convergence one less than the contexts of its own bounded mode (Bluetooth3-12: it prints 6, and its \`-k 6\` does not reach the visible state 10|22,18,20,-, which its \`-k 7\` reaches); cbreach says the contexts.
+
+| instance | CUBA mode | CUBA answer | CUBA s | cbreach mode | cbreach answer | cbreach s | runs | | measured |
+|---|---|---|---:|---|---|---:|---:|---|---|
 $rows"
-doc=$root/docs/benchmarks.md
-if ! grep -q '<!-- cuba-vs begin -->' "$doc"; then
-	echo "$doc has no <!-- cuba-vs begin --> line" >&2
-	exit 1
-fi
 awk -v t="$table" '
 	/<!-- cuba-vs begin -->/ { print; print t; skip = 1; next }
 	/<!-- cuba-vs end -->/ { skip = 0 }
