@@ -27,7 +27,8 @@ type Net struct {
 	labels map[*pds.Label]*pds.Label // original label -> its copy
 	ends   map[*pds.Label]bool       // the $end labels: a checked error
 
-	hidden bdd.Node // eager: the guesses of the slot globals, reachable round to round (hiddenSteps)
+	hidden  bdd.Node // eager: the guesses of the slot globals, reachable round to round (hiddenSteps)
+	guessed bdd.Node // eager: the guesses that are ends of the rounds before (guessesFrom); true when unknown
 }
 
 // sched is the name of the procedure of the scheduler's labels.
@@ -85,7 +86,7 @@ func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, la
 		}
 		s.Net = n
 		if !lazy {
-			s.hidden = s.hiddenSteps()
+			s.hidden, s.guessed = s.hiddenSteps(), m.True()
 		}
 		return m.Err()
 	})

@@ -139,22 +139,28 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		err = analyzeLazy(ctx, eng, opts, res, start, lim)
 		return finish(res, err, start, res.Complete < res.Bound)
 	}
-	// Stopping at the first violation deepens the bound (every K a new
-	// network) and stops post* at the first checked error: the first K
-	// with one is its fewest rounds. With All, one run at the bound
-	// finds every site with its fewest rounds.
-	first := 1
-	if opts.All {
-		first = opts.Bound
-	}
+	// The eager form deepens the bound, every K a new network: stopping
+	// at the first violation, post* stops at the first checked error, and
+	// the first K with one is its fewest rounds; with All, every K runs to
+	// the end and reports the sites not reported before, with the fewest
+	// rounds. Every complete run gives the next ones the ends of its last
+	// round, which their guesses of the start of that round must be
+	// (doc.go, "The guesses from the rounds before").
 	var cutoff error
+	var ends []bdd.Node
 	stopped := false
-	for k := first; err == nil && k <= opts.Bound; k++ {
+	for k := 1; err == nil && k <= opts.Bound; k++ {
 		b := time.Now()
 		var sn *Net
 		cfg := opts.BDD
 		cfg.Limits = lim
 		sn, err = Build(ctx, eng, k, cfg)
+		if err == nil {
+			err = sn.Net.M.Run(ctx, lim, func() error {
+				sn.guessed = sn.guessesFrom(ends)
+				return sn.Net.M.Err()
+			})
+		}
 		res.Seq.BuildTime += time.Since(b)
 		if err != nil {
 			break
@@ -163,7 +169,12 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		n := sn.Net
 		res.Seq.noteNet(sn)
 		post := time.Now()
-		err = n.M.Run(ctx, lim, func() error { return sn.run(ctx, opts, res, start, !opts.All) })
+		var a *symauto.Auto
+		err = n.M.Run(ctx, lim, func() error {
+			var err error
+			a, err = sn.run(ctx, opts, res, start, !opts.All)
+			return err
+		})
 		res.Seq.PostTime += time.Since(post)
 		res.Stats.PeakNodes = max(res.Stats.PeakNodes, n.M.PeakNodes())
 		if errors.Is(err, cbr.ErrThreadBound) {
@@ -172,13 +183,19 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		if err == nil && cutoff == nil {
 			res.Complete = k
 		}
-		if len(res.Violations) > 0 {
-			if !opts.All {
-				// post* stopped at the first error of round k: the
-				// rounds before were all explored, round k not.
-				res.Complete, stopped = k-1, true
-			}
+		if len(res.Violations) > 0 && !opts.All {
+			// post* stopped at the first error of round k: the rounds
+			// before were all explored, round k not.
+			res.Complete, stopped = k-1, true
 			break
+		}
+		if err == nil && k < opts.Bound {
+			b := time.Now()
+			err = eng.M.Run(ctx, lim, func() error {
+				ends = append(ends, sn.roundEnds(a, eng))
+				return eng.M.Err()
+			})
+			res.Seq.BuildTime += time.Since(b)
 		}
 	}
 	if err == nil {
@@ -310,7 +327,7 @@ func finish(res *Result, err error, start time.Time, stopped bool) (*Result, err
 func (s *Net) Init(sp *symauto.Space) *symauto.Auto {
 	n := s.Net
 	m := n.M
-	eq := s.hidden
+	eq := m.And(s.hidden, s.guessed)
 	for i := range s.copies {
 		for r := 1; r < s.Rounds; r++ {
 			eq = m.And(eq, m.Eq(n.GlobalVec(s.copies[i][r], pds.GCur), n.GlobalVec(s.guess[i][r], pds.GCur)))
@@ -368,7 +385,7 @@ func (s *Net) Sites(a *symauto.Auto) []Site {
 }
 
 // run computes post* and reports the sites.
-func (s *Net) run(ctx context.Context, opts options, res *Result, start time.Time, early bool) error {
+func (s *Net) run(ctx context.Context, opts options, res *Result, start time.Time, early bool) (*symauto.Auto, error) {
 	sp := symauto.NewSpace(s.Net)
 	m := s.Net.M
 	real := m.False() // $err names an error label, not a cutoff
@@ -385,7 +402,7 @@ func (s *Net) run(ctx context.Context, opts options, res *Result, start time.Tim
 	}
 	steps, err := s.saturate(ctx, sat, s.Rounds, opts, res, start)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	a := sat.Result()
 	sites := s.Sites(a)
@@ -395,7 +412,7 @@ func (s *Net) run(ctx context.Context, opts options, res *Result, start time.Tim
 		sat = symauto.NewSaturation(s.Init(sp), 0)
 		more, err := s.saturate(ctx, sat, s.Rounds, opts, res, start)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		steps += more
 		a = sat.Result()
@@ -403,7 +420,7 @@ func (s *Net) run(ctx context.Context, opts options, res *Result, start time.Tim
 	}
 	res.Stats.PostStarCalls++
 	res.Stats.PostStarSteps += steps
-	return s.report(sites, opts, res)
+	return a, s.report(sites, opts, res)
 }
 
 func hasError(sites []Site) bool {
