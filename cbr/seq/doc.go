@@ -152,31 +152,32 @@
 //
 // # The guesses from the rounds before (ends.go)
 //
-// Deepening gives each network what the smaller ones computed: after a
-// complete post* of the network of K' rounds, the ends of round K' are
-// the values of the copy x@K' in the configurations of the last thread
-// in round K' ($thread = n, $round = K') with no error recorded and every
-// guess before confirmed (x@r = x?(r+1), r < K'); the networks of more
-// rounds restrict their guess x?(K'+1) to them (Net.roundEnds,
-// Net.guessesFrom), kept between the networks in the manager of the
-// network with thread slots. This is exact. (⇐) only loses sequential
-// runs. (⇒) Take a round-robin run whose first error is recorded in
-// round k by thread i, and the guesses of the proof above: for r < k,
-// x?(r+1) is the start of round r+1 of the run, which is the end of its
-// round r; the run's first r rounds are a run of the network of r
-// rounds, with no error recorded before round k and its guesses
-// confirmed, in which the last thread's round-r context ends with those
-// values, so they are among the ends of round r. For r >= k the guess is
-// unchecked and any end of round r will do; there is one, the run in
-// which every context is empty. The network of K' rounds is complete
-// before it is used, since deepening goes on only when post* found no
-// error (without All) or ran to the end (with All).
+// Deepening gives each network what the smaller ones computed. After a
+// complete post* of the network of K' rounds, the sequences of starts it
+// confirms are (x?2, ..., x?K', x@K') in the configurations of the last
+// thread in round K' ($thread = n, $round = K') with no error recorded
+// and every guess confirmed (x@r = x?(r+1), r < K'): the guesses, and
+// the end of round K' as the start of round K'+1. They are kept, between
+// the networks, as a relation in a manager of their own (confirmed), and
+// the network of K'+1 rounds restricts its guesses (x?2, ..., x?(K'+1))
+// to them. This is exact. (⇐) only loses sequential runs. (⇒) Take a
+// round-robin run whose first error is recorded in round k, with the
+// guesses of the proof above (x?r the start of round r). If K' < k, the
+// run's first K' rounds are a run of the network of K' rounds, with no
+// error recorded and its guesses confirmed, in which the last thread's
+// round-K' context ends at the start of round K'+1: the sequence is
+// confirmed. If K' >= k, the guesses after round k are not checked and
+// may be anything the relation allows: the run of the first k-1 rounds
+// followed by empty contexts confirms the run's starts up to round k,
+// then the start of round k repeated. Each network is complete before
+// it is used: deepening goes on only when post* found no error (without
+// All) or ran to the end (with All).
 //
 // On nested.pds (4 threads; 93 ends of round 1, among the 2^17
 // valuations of the globals) the eager form at 2 rounds became 3.4 times
 // faster and its peak node table fell from 3.0 M to 1.9 M nodes. With
 // All, the smaller networks cost a little on the small examples
-// (lostupdate.pds, 3 rounds: 99 post* steps before, 203 after, within
+// (lostupdate.pds, 3 rounds: 99 post* steps before, 199 after, within
 // milliseconds) and save more on the larger ones (docs/benchmarks.md,
 // "seq eager: guesses from the rounds before").
 //

@@ -1,19 +1,57 @@
 package seq
 
 import (
+	"fmt"
+
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 )
 
-// roundEnds returns the ends of the last round of a complete post* result
-// a of the eager network of K rounds (doc.go, "The guesses from the
-// rounds before"): the values of the globals' copy of round K in every
-// configuration of the last thread in round K with no error recorded and
-// every earlier round's guess confirmed (x@r = x?(r+1), r < K). It is a
-// set of valuations of to's globals (the network with thread slots the
-// sequential network was built from), current copy, in to's manager.
-func (s *Net) roundEnds(a *symauto.Auto, to *pds.Network) bdd.Node {
+// confirmed holds, between the eager networks of 1, 2, ... rounds, the
+// sequences of guesses that a complete smaller network confirmed (doc.go,
+// "The guesses from the rounds before"): a relation over one copy of
+// every original global per guessed round start, x?2 .. x?K, in a
+// manager of its own (the networks' managers are one per bound).
+type confirmed struct {
+	m     *bdd.Manager
+	vars  [][]bdd.Var // [global][r]: the start of round r+2
+	known int         // the starts known: x?2 .. x?(known+1)
+	seqs  bdd.Node    // the confirmed sequences of starts (true when none is known)
+}
+
+// newConfirmed returns an empty confirmed for the globals of net (the network
+// with thread slots) and a bound of rounds, its variables laid out as the
+// eager network lays out the guesses (Net.packs).
+func newConfirmed(net *pds.Network, rounds int, cfg bdd.Config) (*confirmed, error) {
+	l := bdd.NewLayout()
+	h := &confirmed{}
+	for _, g := range net.Globals {
+		var vs []bdd.Var
+		for r := 2; r <= max(rounds, 2); r++ {
+			name := fmt.Sprintf("%s?%d", g.Name, r)
+			if g.Hidden || g.Type.Bits <= 2 {
+				vs = append(vs, l.Packed(name, g.Type.Bits, 1))
+			} else {
+				vs = append(vs, l.Uint(name, g.Type.Bits, 1))
+			}
+		}
+		h.vars = append(h.vars, vs)
+	}
+	m, err := bdd.New(l, cfg)
+	if err != nil {
+		return nil, err
+	}
+	h.m, h.seqs = m, m.True()
+	return h, nil
+}
+
+// confirm records the sequences of starts that a complete post* result a
+// of the eager network s of K rounds confirms: the guesses x?2 .. x?K and,
+// as the start of round K+1, the values of the copy x@K, in the
+// configurations of the last thread in round K with no error recorded and
+// every guess confirmed (x@r = x?(r+1), r < K).
+func (h *confirmed) confirm(s *Net, a *symauto.Auto) {
 	n := s.Net
 	m := n.M
 	last := s.Rounds - 1
@@ -23,54 +61,50 @@ func (s *Net) roundEnds(a *symauto.Auto, to *pds.Network) bdd.Node {
 			cond = m.And(cond, m.Eq(n.GlobalVec(s.copies[i][r], pds.GCur), n.GlobalVec(s.guess[i][r+1], pds.GCur)))
 		}
 	}
-	keep := map[bdd.Ref]bool{}
-	back := map[bdd.Var]bdd.Var{}
+	to := map[bdd.Ref]bdd.Var{} // the copies kept, and their variables here
 	for i, cs := range s.copies {
-		keep[bdd.Ref{Var: cs[last].Var, Copy: pds.GCur}] = true
-		back[cs[last].Var] = to.Globals[i].Var
+		to[bdd.Ref{Var: cs[last].Var, Copy: pds.GCur}] = h.vars[i][last]
+		for r := 1; r <= last; r++ {
+			to[bdd.Ref{Var: s.guess[i][r].Var, Copy: pds.GCur}] = h.vars[i][r-1]
+		}
 	}
 	var drop []bdd.Ref
 	for _, g := range n.Globals {
-		if r := (bdd.Ref{Var: g.Var, Copy: pds.GCur}); !keep[r] {
+		r := bdd.Ref{Var: g.Var, Copy: pds.GCur}
+		if _, ok := to[r]; !ok {
 			drop = append(drop, r)
 		}
 	}
 	others := m.Set(drop...)
-	ends := m.False()
+	seqs := m.False()
 	for _, top := range a.Tops(nil) {
-		ends = m.Or(ends, m.AndExists(top.Globals, cond, others))
+		seqs = m.Or(seqs, m.AndExists(top.Globals, cond, others))
 	}
 	drop = drop[:0]
-	for _, r := range m.Support(ends) {
-		if !keep[r] {
+	for _, r := range m.Support(seqs) {
+		if _, ok := to[r]; !ok {
 			drop = append(drop, r)
 		}
 	}
-	ends = m.Exists(ends, m.Set(drop...))
-	return to.M.Translate(m, ends, func(r bdd.Ref, b int) (bdd.Ref, int) {
-		return bdd.Ref{Var: back[r.Var], Copy: r.Copy}, b
-	})
+	seqs = m.Exists(seqs, m.Set(drop...))
+	h.seqs = h.m.Translate(m, seqs, func(r bdd.Ref, b int) (bdd.Ref, int) { return bdd.Ref{Var: to[r]}, b })
+	h.known = last + 1
 }
 
-// guessesFrom returns the constraint on the guesses that the ends of the
-// rounds before give (roundEnds of the networks of 1, 2, ... rounds, in
-// the manager of the network with thread slots): x?(r+1) is one of the
-// ends of round r, for every r with its ends known.
-func (s *Net) guessesFrom(ends []bdd.Node) bdd.Node {
-	n := s.Net
-	m := n.M
-	out := m.True()
-	for r, e := range ends {
-		if r+1 >= s.Rounds {
-			break
-		}
-		to := map[bdd.Var]bdd.Var{}
-		for i, g := range s.Orig.Globals {
-			to[g.Var] = s.guess[i][r+1].Var
-		}
-		out = m.And(out, m.Translate(s.Orig.M, e, func(ref bdd.Ref, b int) (bdd.Ref, int) {
-			return bdd.Ref{Var: to[ref.Var], Copy: ref.Copy}, b
-		}))
+// guesses returns the constraint of the confirmed on the guesses of s: the
+// sequence x?2 .. x?(known+1) is one the confirmed confirmed.
+func (h *confirmed) guesses(s *Net) bdd.Node {
+	m := s.Net.M
+	if h.known == 0 || h.known >= s.Rounds {
+		return m.True()
 	}
-	return out
+	to := map[bdd.Var]bdd.Var{}
+	for i := range s.copies {
+		for r := 1; r <= h.known; r++ {
+			to[h.vars[i][r-1]] = s.guess[i][r].Var
+		}
+	}
+	return m.Translate(h.m, h.seqs, func(r bdd.Ref, b int) (bdd.Ref, int) {
+		return bdd.Ref{Var: to[r.Var], Copy: pds.GCur}, b
+	})
 }

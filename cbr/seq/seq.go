@@ -147,7 +147,10 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 	// round, which their guesses of the start of that round must be
 	// (doc.go, "The guesses from the rounds before").
 	var cutoff error
-	var ends []bdd.Node
+	var hist *confirmed
+	if err == nil {
+		hist, err = newConfirmed(eng, opts.Bound, bdd.Config{Limits: lim})
+	}
 	stopped := false
 	for k := 1; err == nil && k <= opts.Bound; k++ {
 		b := time.Now()
@@ -157,7 +160,7 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		sn, err = Build(ctx, eng, k, cfg)
 		if err == nil {
 			err = sn.Net.M.Run(ctx, lim, func() error {
-				sn.guessed = sn.guessesFrom(ends)
+				sn.guessed = hist.guesses(sn)
 				return sn.Net.M.Err()
 			})
 		}
@@ -191,9 +194,9 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		}
 		if err == nil && k < opts.Bound {
 			b := time.Now()
-			err = eng.M.Run(ctx, lim, func() error {
-				ends = append(ends, sn.roundEnds(a, eng))
-				return eng.M.Err()
+			err = hist.m.Run(ctx, lim, func() error {
+				hist.confirm(sn, a)
+				return hist.m.Err()
 			})
 			res.Seq.BuildTime += time.Since(b)
 		}
