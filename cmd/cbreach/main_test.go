@@ -330,6 +330,47 @@ func TestCutOffTraces(t *testing.T) {
 	}
 }
 
+// TestTooLargeRefused: a bound, a thread bound or a program that needs
+// more than the engines can hold (per-unit figures sized by the bound,
+// more BDD variables than the kernel has) is refused at once as bad
+// input (exit 2) with what is too large, instead of a panic or Go's
+// out-of-memory error (exit 2 too, after seconds and gigabytes).
+func TestTooLargeRefused(t *testing.T) {
+	loop := filepath.Join("testdata", "startloop.pds")
+	var wide strings.Builder
+	for i := range 11000 {
+		fmt.Fprintf(&wide, "int<32> g%d;\n", i)
+	}
+	wide.WriteString("proc m() { assert(g0 == 0); }\nstart m();\n")
+	wideFile := filepath.Join(t.TempDir(), "wide.pds")
+	require.NoError(t, os.WriteFile(wideFile, []byte(wide.String()), 0o644))
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--max-threads", "1000000000", loop}, "thread slots (a thread bound of 1000000000 threads) need more than 2097151 BDD variables"},
+		{[]string{"--max-threads", "1000000", "--engine", "explicit", loop}, "need more than 2097151 BDD variables"},
+		{[]string{"-k", "1000000000", loop}, "--contexts: need at most 1048576 contexts, got 1000000000"},
+		{[]string{"-k", "1000000000", "--split", "eager", loop}, "--contexts: need at most 1048576 contexts"},
+		{[]string{"-k", "1000000000", "--count", "preemptions", loop}, "need at most 1048576 preemptions"},
+		{[]string{"-k", "1000000000", "--self-check", loop}, "need at most 1048576 contexts"},
+		{[]string{"-k", "100000", "--engine", "seq", loop}, "the sequential network of 100000 rounds is too large"},
+		{[]string{"-k", "1000000", "--engine", "seq", "--split", "eager", loop}, "the sequential network of 1000000 rounds is too large"},
+		{[]string{"-k", "1000000", "--engine", "seq", "--split", "eager", "--all", loop}, "the sequential network of 1000000 rounds is too large"},
+		{[]string{wideFile}, "the network needs 2112006 BDD variables, more than the 2097151 the kernel has"},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			start := time.Now()
+			code := run(context.Background(), tc.args, &out, &errb, false)
+			require.Less(t, time.Since(start), 10*time.Second)
+			require.Equal(t, exitUsage, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+			require.Contains(t, errb.String(), tc.msg)
+		})
+	}
+}
+
 // TestOpenDataLimits: the explicit engine on 22 and 32 open bits under a
 // time or memory limit answers UNKNOWN (exit 3) promptly, and the message
 // names the initial configurations: either the limit was met while they
