@@ -447,6 +447,40 @@ func TestInternalError(t *testing.T) {
 	}
 }
 
+// TestEnginePanic: a panic of an engine (a bug) is an internal error,
+// exit 4 (Go's own exit status for a panic is 2, "bad input"), in a run
+// and in --self-check, where it is a disagreement; the engines after it
+// still run.
+func TestEnginePanic(t *testing.T) {
+	bt := filepath.Join("..", "..", "examples", "bluetooth.pds")
+	inject := func(which string) {
+		enginePanic = func(engine string) {
+			if engine == which {
+				var s []int
+				_ = s[len(engine)] // index out of range, as a bug would
+			}
+		}
+	}
+	defer func() { enginePanic = nil }()
+	for _, engine := range []string{"cbr", "seq", "explicit"} {
+		inject(engine)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--engine", engine, "-k", "3", bt}, &out, &errb, false)
+		require.Equal(t, exitInternal, code, "%s: stdout:\n%s\nstderr:\n%s", engine, out.String(), errb.String())
+		require.Contains(t, errb.String(), "cbreach: internal error (a bug), not a limit: "+engine+": internal error (a bug): panic: runtime error: index out of range")
+		require.Contains(t, out.String(), "UNKNOWN: internal error (a bug): ")
+	}
+	for _, engine := range []string{"cbr eager", "cbr lazy", "explicit", "seq"} {
+		inject(engine)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--self-check", "-k", "3", bt}, &out, &errb, false)
+		require.Equal(t, exitDisagree, code, "%s: stdout:\n%s", engine, out.String())
+		require.Contains(t, out.String(), "ERROR internal error (a bug), not a limit: "+engine+": internal error (a bug): panic:")
+		require.Contains(t, out.String(), "DISAGREE: an engine failed with an internal error")
+		require.Equal(t, 1, strings.Count(out.String(), "panic:"), "only the one engine fails:\n%s", out.String())
+	}
+}
+
 // TestMemoryLimitRSS runs the command as a process up to its memory
 // limit: it stops with UNKNOWN (exit 3) and "memory limit reached", its
 // peak resident set at most 1.25 times the limit plus 64 MiB. The
