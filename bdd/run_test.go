@@ -75,7 +75,7 @@ func TestRunCancelled(t *testing.T) {
 // TestRunCancelledCached: a cancellation stops operations that the
 // kernel answers from its caches too (it checks the stop only when it
 // builds a node): a loop that builds the same relation again and again
-// ends at its next operation.
+// ends at its next operation; Poll says it without an operation.
 func TestRunCancelledCached(t *testing.T) {
 	m, x, y := newMul32(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -92,6 +92,18 @@ func TestRunCancelledCached(t *testing.T) {
 			return errors.New("a cached operation ran after the cancellation")
 		}
 		return m.Err()
+	})
+	require.ErrorIs(t, err, context.Canceled)
+
+	// Poll tells a loop without operations the same.
+	ctx, cancel = context.WithCancel(context.Background())
+	err = m.Run(ctx, Limits{}, func() error {
+		require.NoError(t, m.Poll())
+		cancel()
+		for deadline := time.Now().Add(5 * time.Second); !m.stop.Load() && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		return m.Poll()
 	})
 	require.ErrorIs(t, err, context.Canceled)
 }

@@ -702,6 +702,17 @@ func TestLimitsEveryEngine(t *testing.T) {
 		}
 		return code, stdout.String(), stderr.String(), took
 	}
+	// The seq engine's eager network on 1,000 threads takes about 10 s
+	// to build on the 2-core machine, then as long to validate (its
+	// million rules): a deadline of 12 s lands in the validation, which
+	// went on 3 to 7 s past it.
+	t.Run("timeout seq eager validation", func(t *testing.T) {
+		code, stdout, _, took := run(t, []string{"--engine", "seq", "--split", "eager", "--all", "-k", "4", "--timeout", "12s", threads})
+		t.Logf("%.2f s", took.Seconds())
+		require.Equal(t, exitUnknown, code, stdout)
+		require.Contains(t, stdout, "time limit reached")
+		require.Less(t, took, 14*time.Second)
+	})
 	for _, v := range variants {
 		name := strings.Join(v, " ")
 		t.Run("timeout "+name, func(t *testing.T) {
