@@ -145,6 +145,11 @@ func (l *Layout) freeze() {
 // NumVars returns the number of declared variables.
 func (l *Layout) NumVars() int { return len(l.vars) }
 
+// MaxVars is the most BDD variables (bits of all copies of all variables)
+// a manager can have: the kernel encodes a level in 21 bits. New fails for
+// a layout with more.
+const MaxVars = 1<<21 - 1
+
 // NumBits returns the number of BDD variables the layout needs.
 func (l *Layout) NumBits() int { return l.nbits }
 

@@ -191,6 +191,16 @@ func (m *Manager) Check() error {
 	return m.err
 }
 
+// Poll records the stop of Run's context as the manager's error, as the
+// next operation would, and returns Err: for a loop of the layers above
+// that may run long on results it keeps itself, without any operation.
+func (m *Manager) Poll() error {
+	if m.err == nil && m.stop.Load() {
+		m.SetErr(m.stopErr())
+	}
+	return m.err
+}
+
 // Nodes returns the number of nodes in use in the table (live nodes and
 // dead ones not yet collected): a figure that varies from run to run with
 // Go's garbage collector.

@@ -153,6 +153,13 @@ func (m *Manager) call(op func() rudd.Node) Node {
 	if m.err != nil {
 		return m.fls
 	}
+	if m.stop.Load() {
+		// The kernel checks the flag only when it builds a node: a loop
+		// of operations answered from its caches (the same frame
+		// condition built for every thread) would not stop.
+		m.SetErr(m.stopErr())
+		return m.fls
+	}
 	n, ab := m.try(op)
 	if ab != nil && !ab.Interrupted && m.lim != (Limits{}) {
 		// The table is full: of live nodes, or of nodes whose handles

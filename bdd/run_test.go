@@ -72,6 +72,42 @@ func TestRunCancelled(t *testing.T) {
 	require.ErrorIs(t, err, cause)
 }
 
+// TestRunCancelledCached: a cancellation stops operations that the
+// kernel answers from its caches too (it checks the stop only when it
+// builds a node): a loop that builds the same relation again and again
+// ends at its next operation; Poll says it without an operation.
+func TestRunCancelledCached(t *testing.T) {
+	m, x, y := newMul32(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	err := m.Run(ctx, Limits{}, func() error {
+		a, b := m.Lt(m.Vec(Ref{x, 0}), m.Vec(Ref{y, 0})), m.Bit(Ref{x, 0}, 7)
+		require.False(t, m.And(a, b).IsFalse())
+		cancel()
+		// The stop flag is set by the context's AfterFunc, in a
+		// goroutine of its own.
+		for deadline := time.Now().Add(5 * time.Second); !m.stop.Load() && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		if again := m.And(a, b); !again.IsFalse() {
+			return errors.New("a cached operation ran after the cancellation")
+		}
+		return m.Err()
+	})
+	require.ErrorIs(t, err, context.Canceled)
+
+	// Poll tells a loop without operations the same.
+	ctx, cancel = context.WithCancel(context.Background())
+	err = m.Run(ctx, Limits{}, func() error {
+		require.NoError(t, m.Poll())
+		cancel()
+		for deadline := time.Now().Add(5 * time.Second); !m.stop.Load() && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		return m.Poll()
+	})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
 // TestRunNodeLimit: the node limit stops a large operation, is never
 // exceeded by more than NodeMargin in the table, and gives the same
 // outcome in every run; the manager's own limits come back after Run.

@@ -58,6 +58,11 @@ const DefaultBound = 4
 // DefaultRounds is the bound of the zero Options in rounds.
 const DefaultRounds = 2
 
+// MaxBound is the largest bound an engine takes (Unbounded aside): the
+// engines keep figures per unit of the bound, sized by it, and no search
+// comes near it.
+const MaxBound = 1 << 20
+
 // OptionError is an option an engine cannot use: Option names the field
 // ("Bound", "Unit", "Limits", or an engine's setting) and Problem says
 // what is wrong, in words a command line can put after its flag's name.
@@ -75,7 +80,8 @@ func (e *OptionError) Error() string {
 // runs: the unit is one of units (the engine's, its default first when
 // Unit is the zero value), and the bound and the limits are in range. It
 // returns the bound to explore, in units of the returned unit: the
-// default for 0, 0 for ZeroBound, and math.MaxInt32 when Unbounded.
+// default for 0, 0 for ZeroBound, and math.MaxInt32 when Unbounded; a
+// bound past MaxBound is refused.
 func (o Options) Check(engine string, units ...Unit) (bound int, unit Unit, err error) {
 	unit = o.Unit
 	if unit == Contexts && units[0] == Rounds {
@@ -106,6 +112,8 @@ func (o Options) Check(engine string, units ...Unit) (bound int, unit Unit, err 
 		bound = math.MaxInt32
 	case bound < min:
 		return 0, unit, &OptionError{engine, "Bound", fmt.Sprintf("need at least %s, got %d", unit.Of(min), max(o.Bound, 0))}
+	case bound > MaxBound:
+		return 0, unit, &OptionError{engine, "Bound", fmt.Sprintf("need at most %s, got %d", unit.Of(MaxBound), bound)}
 	}
 	switch {
 	case o.MaxNodes < 0:

@@ -97,6 +97,9 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 	}
 	c.b.ProgramThreads(countThreads(u.info))
 	c.declare()
+	if err := c.b.Fits(); err != nil {
+		return nil, fmt.Errorf("frontend: %w", err)
+	}
 	c.m = c.b.Manager()
 	ctx := opts.Context
 	if ctx == nil {

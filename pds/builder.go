@@ -1,6 +1,7 @@
 package pds
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -42,6 +43,8 @@ type Builder struct {
 	paramsOnly map[*Proc]bool // SpawnableWithParams
 	counted    bool           // ProgramThreads was called
 	program    int            // its count
+	lay        *bdd.Layout    // the layout, once fixed (layout)
+	layErr     error          // why there is none: it would pass bdd.MaxVars
 }
 
 // NewBuilder returns a builder with the given options.
@@ -178,11 +181,48 @@ func Call(p *Proc, args ...uint64) Frame {
 	return f
 }
 
+// Fits fixes the layout (declarations come first, as for Manager) and
+// reports whether the BDD kernel can hold it: an error when the
+// declarations need more than bdd.MaxVars BDD variables (every copy of
+// every bit of the globals, the locals and the thread slots), which a
+// reader reports as an input too large before it calls Manager. The
+// count of thread slots is checked before they are declared: a thread
+// bound of a billion fails at once.
+func (b *Builder) Fits() error {
+	b.layout()
+	return b.layErr
+}
+
+// ErrTooLarge is wrapped by the error of Fits.
+var ErrTooLarge = errors.New("more BDD variables than the kernel has")
+
 // Manager fixes the layout (on its first call) and returns the BDD manager
-// in which relations are built.
+// in which relations are built. It panics when the layout does not fit
+// (Fits): a reader that may meet such an input calls Fits first.
 func (b *Builder) Manager() *bdd.Manager {
-	if b.frozen {
+	if b.net.M != nil {
 		return b.net.M
+	}
+	b.layout()
+	if b.layErr != nil {
+		panic(b.layErr)
+	}
+	n := b.net
+	lay := b.lay
+	m, err := bdd.New(lay, b.opts.BDD)
+	if err != nil {
+		panic(err) // only for an invalid variable count, a bug here
+	}
+	n.M = m
+	n.sets = newSets(n)
+	return m
+}
+
+// layout declares the BDD layout of the declarations once (b.lay), or
+// records why it cannot (b.layErr).
+func (b *Builder) layout() {
+	if b.lay != nil || b.layErr != nil {
+		return
 	}
 	b.frozen = true
 	n := b.net
@@ -197,7 +237,11 @@ func (b *Builder) Manager() *bdd.Manager {
 	}
 	rows := placeLocals(n.Procs)
 	if len(b.spawnable) > 0 {
-		n.slots = declareSlots(b, lay, rows)
+		var err error
+		if n.slots, err = declareSlots(b, lay, rows); err != nil {
+			b.layErr = err
+			return
+		}
 	}
 	for _, sig := range rows {
 		n.LocalBits = append(n.LocalBits, lay.BoolAt(fmt.Sprintf("l%d.%d", sig, len(n.LocalBits)), LocalCopies, sig))
@@ -209,13 +253,11 @@ func (b *Builder) Manager() *bdd.Manager {
 		}
 	}
 	n.RetVar = lay.Uint("ret", n.RetBits, 1)
-	m, err := bdd.New(lay, b.opts.BDD)
-	if err != nil {
-		panic(err) // only for an invalid variable count, a bug here
+	if lay.NumBits() > bdd.MaxVars {
+		b.layErr = fmt.Errorf("pds: the network needs %d BDD variables, more than the %d the kernel has: %w", lay.NumBits(), bdd.MaxVars, ErrTooLarge)
+		return
 	}
-	n.M = m
-	n.sets = newSets(n)
-	return m
+	b.lay = lay
 }
 
 // Net returns the network under construction, for the relation helpers

@@ -1,6 +1,7 @@
 package pds_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -210,4 +211,30 @@ func TestWithThreadSlots(t *testing.T) {
 	x2, err := n2.WithThreadSlots(2)
 	require.NoError(t, err)
 	require.Same(t, n2, x2)
+}
+
+// TestBuilderFits: a layout the BDD kernel cannot hold (more than
+// bdd.MaxVars variables) is an error of Fits, told before the thread
+// slots are declared (a thread bound of a billion answers at once), and
+// Manager panics on it; a layout that fits is no error.
+func TestBuilderFits(t *testing.T) {
+	for _, threads := range []int{1_000_000_000, 1_000_000} {
+		b := pds.NewBuilder(pds.Options{MaxThreads: threads})
+		w := b.Proc("w", nil, noPos)
+		b.Param(w, "p", pds.BoolType(), noPos)
+		b.Label(w, "w0", noPos)
+		b.Spawnable(w)
+		err := b.Fits()
+		require.ErrorIs(t, err, pds.ErrTooLarge, "%d threads", threads)
+		require.Contains(t, err.Error(), "thread slots")
+		require.Panics(t, func() { b.Manager() })
+	}
+	b := pds.NewBuilder(pds.Options{})
+	for i := range bdd.MaxVars/(32*pds.GlobalCopies) + 1 {
+		b.Global(fmt.Sprintf("g%d", i), pds.IntType(32), pds.Init{}, noPos)
+	}
+	require.ErrorIs(t, b.Fits(), pds.ErrTooLarge)
+	s := newBase(true)
+	require.NoError(t, s.b.Fits())
+	require.NotNil(t, s.b.Manager())
 }

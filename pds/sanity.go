@@ -118,6 +118,12 @@ func (s *sanity) check() {
 		s.checkProc(p)
 	}
 	for i, r := range s.n.Rules {
+		// A limit or a cancellation (Validate returns it) ends the
+		// checks: they may run long on the validity relations the
+		// checker keeps, without a BDD operation that would notice.
+		if s.n.M.Poll() != nil || i%4096 == 4095 && s.n.M.Check() != nil {
+			return
+		}
 		s.checkRule(i, r)
 	}
 	for _, l := range s.n.Labels {

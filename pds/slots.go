@@ -33,7 +33,7 @@ type slotVars struct {
 	hidden  []*Global
 }
 
-func declareSlots(b *Builder, lay *bdd.Layout, rows []int) *slotVars {
+func declareSlots(b *Builder, lay *bdd.Layout, rows []int) (*slotVars, error) {
 	n := b.net
 	capacity := n.MaxThreads - 1
 	sv := &slotVars{spawn: b.spawnable, cutoff: map[*Rule]*Label{}}
@@ -80,6 +80,12 @@ func declareSlots(b *Builder, lay *bdd.Layout, rows []int) *slotVars {
 			sv.bits = append(sv.bits, i)
 		}
 	}
+	// Every slot takes its code and carried bits in every copy: refuse a
+	// count of slots the kernel cannot hold before declaring any.
+	per := (bdd.BitsFor(len(names)) + len(sv.bits)) * GlobalCopies
+	if need := lay.NumBits() + capacity*per; capacity > bdd.MaxVars || need > bdd.MaxVars {
+		return nil, fmt.Errorf("pds: %d thread slots (a thread bound of %d threads) need more than %d BDD variables, %d each: %w", capacity, n.MaxThreads, bdd.MaxVars, per, ErrTooLarge)
+	}
 	for s := 0; s < capacity; s++ {
 		sv.proc = append(sv.proc, add(fmt.Sprintf("$slot%d.proc", s), EnumType("$procs", names...), 0))
 		var bits []*Global
@@ -88,7 +94,7 @@ func declareSlots(b *Builder, lay *bdd.Layout, rows []int) *slotVars {
 		}
 		sv.args = append(sv.args, bits)
 	}
-	return sv
+	return sv, nil
 }
 
 // carriedBit returns the index in a slot's args of block bit i, -1 when

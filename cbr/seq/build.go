@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -55,6 +56,9 @@ func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, la
 	if rounds < 1 {
 		return nil, fmt.Errorf("seq: round bound %d: need at least 1", rounds)
 	}
+	if err := checkRounds(net, rounds); err != nil {
+		return nil, err
+	}
 	s := &Net{Orig: net, Rounds: rounds, Threads: len(net.Threads), Lazy: lazy, errID: map[*pds.Label]int{},
 		labels: map[*pds.Label]*pds.Label{}, ends: map[*pds.Label]bool{}}
 	for _, r := range net.Rules {
@@ -68,6 +72,11 @@ func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, la
 	}
 	b := pds.NewBuilder(pds.Options{MaxThreads: threads, BDD: cfg})
 	s.declare(b)
+	if err := b.Fits(); err != nil {
+		// Every round copies the globals: the bound of rounds is too
+		// large for this network (bad input, as any bound refused).
+		return nil, &cbr.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("the sequential network of %d rounds is too large: %v", rounds, err)}
+	}
 	m := b.Manager()
 	err := m.Run(ctx, cfg.Limits, func() error {
 		rules := s.rules
@@ -94,6 +103,21 @@ func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, la
 		return nil, err
 	}
 	return s, nil
+}
+
+// checkRounds refuses at once, as a bad bound, a number of rounds whose
+// copies of the globals alone (every round copies every global: the lazy
+// form twice, the eager one with the guesses) pass the variables the BDD
+// kernel has, before millions of them are declared.
+func checkRounds(net *pds.Network, rounds int) error {
+	bits := 0
+	for _, g := range net.Globals {
+		bits += g.Type.Bits
+	}
+	if rounds > bdd.MaxVars || rounds*bits*pds.GlobalCopies > bdd.MaxVars {
+		return &cbr.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("the sequential network of %d rounds is too large: its copies of the %d global bits need more than the %d BDD variables the kernel has", rounds, bits, bdd.MaxVars)}
+	}
+	return nil
 }
 
 // declare declares the globals, procedures, locals and labels.

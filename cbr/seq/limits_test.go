@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
@@ -40,4 +42,27 @@ func TestLimits(t *testing.T) {
 		require.Equal(t, cbr.Unknown, res.Verdict, f.name)
 		require.ErrorIs(t, res.Limit, context.Canceled, f.name)
 	}
+}
+
+// TestBuildStopsPromptly: a deadline stops the construction of the eager
+// form's network on 1,000 threads (its switches are quadratic in the
+// threads, built from relations the kernel answers from its caches) and
+// gives UNKNOWN with the time limit, within a generous margin of the
+// deadline, not when the construction would have ended (seconds later).
+func TestBuildStopsPromptly(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("int<4> x;\nproc m() { x = x + 1; assert(x != 15); }\n")
+	for range 1000 {
+		src.WriteString("start m();\n")
+	}
+	net, err := frontend.Compile("threads.pds", []byte(src.String()))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := seq.Engine{}.Analyze(ctx, net, cbr.Options{Bound: 4, All: true})
+	require.NoError(t, err)
+	require.Equal(t, cbr.Unknown, res.Verdict)
+	require.ErrorIs(t, res.Limit, context.DeadlineExceeded)
+	require.Less(t, time.Since(start), 300*time.Millisecond+time.Second)
 }

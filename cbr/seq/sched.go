@@ -44,6 +44,11 @@ func (s *Net) rules(b *pds.Builder) error {
 	s.originalRules(b, s.lifter(b), e.woke)
 	e.threadEntries()
 	for _, l := range e.active {
+		if e.m.Poll() != nil {
+			// A limit or a cancellation: every operation answers False
+			// now, and the loop is quadratic in the threads.
+			return e.m.Err()
+		}
 		e.nextRound(l)
 		e.nextThread(l)
 		e.checker(l)
@@ -128,7 +133,7 @@ func (e *eager) nextRound(l *pds.Label) {
 // 4, the third rule of Fig. 4: a push of $run_j above $dead when thread
 // j-1 runs.
 func (e *eager) nextThread(l *pds.Label) {
-	for j := 1; j < e.s.Threads; j++ {
+	for j := 1; j < e.s.Threads && e.m.Poll() == nil; j++ {
 		e.b.Push(l, e.run[j], e.dead[l.Proc], e.switchTo(j, l.Proc), pds.Pos{})
 	}
 }

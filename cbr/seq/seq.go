@@ -55,8 +55,9 @@ func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*
 	}
 	o.Bound, o.Unit = k, cbr.Rounds
 	r, err := analyze(ctx, net, options{Engine: e, Options: o})
-	if r == nil {
-		return nil, err
+	var bad *cbr.OptionError
+	if r == nil || errors.As(err, &bad) {
+		return nil, err // a bound too large for the network is refused as any bad option
 	}
 	r.Result.Figures = &r.Seq
 	return &r.Result, err
@@ -121,6 +122,9 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 			return fmt.Errorf("seq: %w", err)
 		}
 		res.Result.Net = eng
+		if err := checkRounds(eng, opts.Bound); err != nil {
+			return err // before the first network: deepening would build every smaller one
+		}
 		atInit = cbr.InitialErrors(eng, cbr.Rounds)
 		return net.M.Err()
 	})

@@ -32,7 +32,9 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
+	"github.com/cbreach/cbreach/pds"
 )
 
 // version is the release of the command.
@@ -64,6 +66,31 @@ func hooked(engine string) func(*cbr.Result, error) (*cbr.Result, error) {
 // hardStopWait is how long the run may take to return after a second
 // Ctrl-C or SIGTERM, to print what it covered, before the process exits.
 const hardStopWait = time.Second
+
+// analyze runs an engine, turning a panic of its into an internal error
+// (a bug: exit 4, a disagreement for --self-check), never Go's exit 2 of
+// "bad input", and applies engineHook.
+func analyze(ctx context.Context, name string, e engines.Engine, net *pds.Network, opts cbr.Options) (*cbr.Result, error) {
+	res, err := func() (res *cbr.Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				bound, unit, _ := opts.Check(name, opts.Unit)
+				err = fmt.Errorf("%s: internal error (a bug): panic: %v", name, p)
+				res = &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Net: net,
+					Reason: err.Error(), Stats: cbr.Stats{TuplesPerLevel: make([]int, max(bound, 0)+1)}}
+			}
+		}()
+		if enginePanic != nil {
+			enginePanic(name)
+		}
+		return e.Analyze(ctx, net, opts)
+	}()
+	return hooked(name)(res, err)
+}
+
+// enginePanic, when set (by tests), runs before each
+// engine: the way to show what a panic of an engine gives.
+var enginePanic func(engine string)
 
 // isInternal reports whether an error that is not a limit is an internal
 // error (a bug) rather than bad input: the readers and engines say so in
@@ -142,7 +169,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if tty && !c.json && !c.quiet {
 		opts.OnProgress = throttled(stderr, c.show().progress, opts.Unit)
 	}
-	res, err := hooked(c.entry.Name)(c.entry.New(c.settings).Analyze(ctx, in.net, opts))
+	res, err := analyze(ctx, c.entry.Name, c.entry.New(c.settings), in.net, opts)
 	if opts.OnProgress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

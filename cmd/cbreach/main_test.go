@@ -310,12 +310,13 @@ func TestInterrupt(t *testing.T) {
 
 // TestCutOffTraces: an --all run that the time limit cuts off after it
 // found a violation prints that violation's trace (built in the grace
-// period after the cut-off), not "no trace", and says it was cut off.
+// period after the cut-off), not "no trace", and says it was cut off
+// (every engine: the seq engine did not say it).
 // The 3+2 Bluetooth driver reaches its violation with 4 contexts in well
 // under a second and explores 8 contexts for much longer than the limit.
 func TestCutOffTraces(t *testing.T) {
 	model := filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a3s2.pds")
-	for _, engine := range [][]string{{"--engine", "cbr", "-k", "8"}, {"--engine", "explicit", "-k", "9"}} {
+	for _, engine := range [][]string{{"--engine", "cbr", "-k", "8"}, {"--engine", "explicit", "-k", "9"}, {"--engine", "seq", "-k", "12"}} {
 		t.Run(engine[1], func(t *testing.T) {
 			var out, errb bytes.Buffer
 			start := time.Now()
@@ -323,9 +324,56 @@ func TestCutOffTraces(t *testing.T) {
 			require.Less(t, time.Since(start), 60*time.Second)
 			require.Equal(t, exitViolation, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 			require.Contains(t, out.String(), "VIOLATION")
-			require.Contains(t, out.String(), "  context 4: thread 0")
+			if engine[1] == "seq" {
+				require.Contains(t, out.String(), "  context 6: thread 0 (round 2)")
+			} else {
+				require.Contains(t, out.String(), "  context 4: thread 0")
+			}
 			require.NotContains(t, out.String(), "no trace")
-			require.Contains(t, out.String(), "time limit reached")
+			// The list of violation sites may not be whole, and says so
+			// (seq did not).
+			require.Contains(t, out.String(), "(time limit reached: complete up to ")
+		})
+	}
+}
+
+// TestTooLargeRefused: a bound, a thread bound or a program that needs
+// more than the engines can hold (per-unit figures sized by the bound,
+// more BDD variables than the kernel has) is refused at once as bad
+// input (exit 2) with what is too large, instead of a panic or Go's
+// out-of-memory error (exit 2 too, after seconds and gigabytes).
+func TestTooLargeRefused(t *testing.T) {
+	loop := filepath.Join("testdata", "startloop.pds")
+	var wide strings.Builder
+	for i := range 11000 {
+		fmt.Fprintf(&wide, "int<32> g%d;\n", i)
+	}
+	wide.WriteString("proc m() { assert(g0 == 0); }\nstart m();\n")
+	wideFile := filepath.Join(t.TempDir(), "wide.pds")
+	require.NoError(t, os.WriteFile(wideFile, []byte(wide.String()), 0o644))
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--max-threads", "1000000000", loop}, "thread slots (a thread bound of 1000000000 threads) need more than 2097151 BDD variables"},
+		{[]string{"--max-threads", "1000000", "--engine", "explicit", loop}, "need more than 2097151 BDD variables"},
+		{[]string{"-k", "1000000000", loop}, "--contexts: need at most 1048576 contexts, got 1000000000"},
+		{[]string{"-k", "1000000000", "--split", "eager", loop}, "--contexts: need at most 1048576 contexts"},
+		{[]string{"-k", "1000000000", "--count", "preemptions", loop}, "need at most 1048576 preemptions"},
+		{[]string{"-k", "1000000000", "--self-check", loop}, "need at most 1048576 contexts"},
+		{[]string{"-k", "100000", "--engine", "seq", loop}, "the sequential network of 100000 rounds is too large"},
+		{[]string{"-k", "1000000", "--engine", "seq", "--split", "eager", loop}, "the sequential network of 1000000 rounds is too large"},
+		{[]string{"-k", "1000000", "--engine", "seq", "--split", "eager", "--all", loop}, "the sequential network of 1000000 rounds is too large"},
+		{[]string{wideFile}, "the network needs 2112006 BDD variables, more than the 2097151 the kernel has"},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			start := time.Now()
+			code := run(context.Background(), tc.args, &out, &errb, false)
+			require.Less(t, time.Since(start), 10*time.Second)
+			require.Equal(t, exitUsage, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+			require.Contains(t, errb.String(), tc.msg)
 		})
 	}
 }
@@ -406,6 +454,40 @@ func TestInternalError(t *testing.T) {
 	}
 }
 
+// TestEnginePanic: a panic of an engine (a bug) is an internal error,
+// exit 4 (Go's own exit status for a panic is 2, "bad input"), in a run
+// and in --self-check, where it is a disagreement; the engines after it
+// still run.
+func TestEnginePanic(t *testing.T) {
+	bt := filepath.Join("..", "..", "examples", "bluetooth.pds")
+	inject := func(which string) {
+		enginePanic = func(engine string) {
+			if engine == which {
+				var s []int
+				_ = s[len(engine)] // index out of range, as a bug would
+			}
+		}
+	}
+	defer func() { enginePanic = nil }()
+	for _, engine := range []string{"cbr", "seq", "explicit"} {
+		inject(engine)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--engine", engine, "-k", "3", bt}, &out, &errb, false)
+		require.Equal(t, exitInternal, code, "%s: stdout:\n%s\nstderr:\n%s", engine, out.String(), errb.String())
+		require.Contains(t, errb.String(), "cbreach: internal error (a bug), not a limit: "+engine+": internal error (a bug): panic: runtime error: index out of range")
+		require.Contains(t, out.String(), "UNKNOWN: internal error (a bug): ")
+	}
+	for _, engine := range []string{"cbr eager", "cbr lazy", "explicit", "seq"} {
+		inject(engine)
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"--self-check", "-k", "3", bt}, &out, &errb, false)
+		require.Equal(t, exitDisagree, code, "%s: stdout:\n%s", engine, out.String())
+		require.Contains(t, out.String(), "ERROR internal error (a bug), not a limit: "+engine+": internal error (a bug): panic:")
+		require.Contains(t, out.String(), "DISAGREE: an engine failed with an internal error")
+		require.Equal(t, 1, strings.Count(out.String(), "panic:"), "only the one engine fails:\n%s", out.String())
+	}
+}
+
 // TestMemoryLimitRSS runs the command as a process up to its memory
 // limit: it stops with UNKNOWN (exit 3) and "memory limit reached", its
 // peak resident set at most 1.25 times the limit plus 64 MiB. The
@@ -438,6 +520,9 @@ func TestMemoryLimitRSS(t *testing.T) {
 		// (Open data no longer costs cbr lazy memory: the model
 		// answers at once.)
 		{[]string{"--max-memory", "256MiB", "--timeout", "120s", filepath.Join("testdata", "limits", "mul32.pds")}, 256 << 20},
+		// The seq engine's eager network on 1,000 threads: the limit
+		// is reached while the network is built.
+		{[]string{"--engine", "seq", "--split", "eager", "--all", "-k", "4", "--max-memory", "64MiB", filepath.Join("testdata", "limits", "threads1000.pds")}, 64 << 20},
 	}
 	// GNU time reports the command's own peak RSS. A child's rusage read
 	// here would not: a process forked from this test binary starts its
@@ -552,5 +637,108 @@ func TestProgressUnit(t *testing.T) {
 		require.False(t, done)
 		line := c.show().progress(cbr.Progress{Level: 1}, opts.Unit)
 		require.True(t, strings.HasPrefix(line, "1 "+tc.unit+","), "%s: %q", tc.engine, line)
+	}
+}
+
+// TestLimitsEveryEngine runs the command as a process under a time limit
+// and under Ctrl-C (SIGINT, once and twice) with every engine and
+// splitting, the self-check too: each stops within 2 s of the limit or
+// the first SIGINT (the traces of what it found are built within 1 s of
+// it), within 1 s of a second SIGINT, with exit 3 or, when it found a
+// violation, 1, and never with a Go runtime error. On the 1,000 threads
+// the time limit stops every engine but the seq engine's lazy form (it
+// finds the violation at once), in the eager form's network build too;
+// on the 3+2 Bluetooth driver
+// every engine finds its violation before the SIGINT and explores on.
+func TestLimitsEveryEngine(t *testing.T) {
+	tier.SkipUnlessLong(t, "about 40 runs of 3 s")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := filepath.Join(t.TempDir(), "cbreach")
+	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	variants := [][]string{
+		{"--split", "eager"}, {"--split", "lazy"}, {"--split", "lazy", "--prune", "none"},
+		{"--split", "eager", "--prune", "identical"}, {"--split", "lazy", "--count", "preemptions"},
+		{"--engine", "seq"}, {"--engine", "seq", "--split", "eager"},
+		{"--engine", "explicit"}, {"--engine", "explicit", "--no-por"}, {"--self-check"},
+	}
+	threads := filepath.Join("testdata", "limits", "threads1000.pds")
+	bt := filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a3s2.pds")
+	// run starts the command, sends SIGINT at each of sigs, and returns
+	// its exit status, standard output and the time from start to exit.
+	run := func(t *testing.T, args []string, sigs ...time.Duration) (int, string, string, time.Duration) {
+		cmd := exec.Command(bin, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		require.NoError(t, cmd.Start())
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		for _, at := range sigs {
+			select {
+			case err := <-done:
+				done <- err
+			case <-time.After(time.Until(start.Add(at))):
+				cmd.Process.Signal(os.Interrupt)
+			}
+		}
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(120 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v did not stop within 120 s", args)
+		}
+		took := time.Since(start)
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		}
+		for _, bad := range []string{"panic:", "fatal error:", "goroutine "} {
+			require.NotContains(t, stderr.String(), bad, "%v", args)
+		}
+		return code, stdout.String(), stderr.String(), took
+	}
+	// The seq engine's eager network on 1,000 threads takes about 10 s
+	// to build on the 2-core machine, then as long to validate (its
+	// million rules): a deadline of 12 s lands in the validation, which
+	// went on 3 to 7 s past it.
+	t.Run("timeout seq eager validation", func(t *testing.T) {
+		code, stdout, _, took := run(t, []string{"--engine", "seq", "--split", "eager", "--all", "-k", "4", "--timeout", "12s", threads})
+		t.Logf("%.2f s", took.Seconds())
+		require.Equal(t, exitUnknown, code, stdout)
+		require.Contains(t, stdout, "time limit reached")
+		require.Less(t, took, 14*time.Second)
+	})
+	for _, v := range variants {
+		name := strings.Join(v, " ")
+		t.Run("timeout "+name, func(t *testing.T) {
+			code, stdout, _, took := run(t, append(slices.Clone(v), "--all", "-k", "4", "--timeout", "3s", threads))
+			t.Logf("%.2f s", took.Seconds())
+			// The seq engine's lazy form finds the violation within a
+			// round, in under a second: nothing to cut off.
+			require.Contains(t, []int{exitViolation, exitUnknown}, code, stdout)
+			if code == exitUnknown {
+				require.Contains(t, stdout, "time limit reached")
+			}
+			require.Less(t, took, 5*time.Second)
+		})
+		t.Run("sigint "+name, func(t *testing.T) {
+			code, stdout, _, took := run(t, append(slices.Clone(v), "--all", "-k", "12", bt), 3*time.Second)
+			t.Logf("%.2f s", took.Seconds())
+			require.Contains(t, []int{exitViolation, exitUnknown}, code, stdout)
+			require.Contains(t, stdout, "cancelled")
+			require.Less(t, took, 5*time.Second)
+		})
+		t.Run("sigint twice "+name, func(t *testing.T) {
+			code, stdout, _, took := run(t, append(slices.Clone(v), "--all", "-k", "12", bt), 3*time.Second, 3200*time.Millisecond)
+			t.Logf("%.2f s", took.Seconds())
+			require.Contains(t, []int{exitViolation, exitUnknown}, code, stdout)
+			require.Less(t, took, 4200*time.Millisecond)
+		})
 	}
 }

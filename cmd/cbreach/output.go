@@ -64,7 +64,7 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 			fmt.Fprintf(b, "VIOLATION %s\n", describe(v, r.Unit))
 			tr.write(b, c, v)
 		}
-		if c.all && r.Limit != nil && !rounds {
+		if c.all && r.Limit != nil {
 			// The violations stand; the list may not be whole.
 			why := r.Reason
 			if why == "" {

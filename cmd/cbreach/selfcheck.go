@@ -58,10 +58,10 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
 		set := c.settings
 		set.Split = s
-		r, err := hooked("cbr " + s.String())(c.engineNamed(tuples.Name, set).Analyze(ctx, net, opts))
+		r, err := analyze(ctx, "cbr "+s.String(), c.engineNamed(tuples.Name, set), net, opts)
 		runs = append(runs, &checkRun{name: "cbr " + s.String(), res: r, err: err})
 	}
-	r, err := hooked(states.Name)(c.engineNamed(states.Name, c.settings).Analyze(ctx, net, opts))
+	r, err := analyze(ctx, states.Name, c.engineNamed(states.Name, c.settings), net, opts)
 	runs = append(runs, &checkRun{name: states.Name, res: r, err: err})
 	if selfCheckHook != nil {
 		for _, r := range runs {
@@ -118,10 +118,10 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 		}
 	}
 	code := agreement(runs)
-	if sc := seqCheck(ctx, &b, net, c, opts, runs); sc == exitDisagree || sc == exitUnknown && code != exitDisagree {
+	sc, failed := seqCheck(ctx, &b, net, c, opts, runs)
+	if sc == exitDisagree || sc == exitUnknown && code != exitDisagree {
 		code = sc
 	}
-	failed := false
 	for _, r := range runs {
 		failed = failed || r.internal()
 	}
@@ -212,35 +212,36 @@ const seqMaxRounds = 3
 // within k contexts; a violation within k rounds may need more than k
 // contexts. It writes its line and returns exitDisagree when an
 // implication fails, exitUnknown when seq was cut off, 0 otherwise (also
-// when it was left out, which the line says).
-func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts cbr.Options, runs []*checkRun) int {
+// when it was left out, which the line says), and whether seq failed
+// with an internal error.
+func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts cbr.Options, runs []*checkRun) (code int, failed bool) {
 	fmt.Fprintf(b, "  %-10s ", "seq:")
 	switch {
 	case opts.Unit != cbr.Contexts:
 		b.WriteString("left out: it counts rounds, and rounds bound contexts, not preemptions\n")
-		return 0
+		return 0, false
 	case len(opts.Targets) > 0:
 		b.WriteString("left out: it checks error labels, not targets\n")
-		return 0
+		return 0, false
 	case opts.Bound > seqMaxRounds:
 		fmt.Fprintf(b, "left out: the self-check runs it up to %d rounds, not %d (rounds bound more contexts)\n", seqMaxRounds, opts.Bound)
-		return 0
+		return 0, false
 	}
-	r, err := hooked(seq.Name)(c.engineNamed(seq.Name, c.settings).Analyze(ctx, net, opts))
+	r, err := analyze(ctx, seq.Name, c.engineNamed(seq.Name, c.settings), net, opts)
 	if r == nil {
 		fmt.Fprintf(b, "ERROR %v\n", err)
-		return exitDisagree
+		return exitDisagree, true
 	}
 	if err != nil && !cbr.IsLimit(err) {
 		fmt.Fprintf(b, "ERROR internal error (a bug), not a limit: %v\n", err)
-		return exitDisagree
+		return exitDisagree, true
 	}
 	rounds := map[string]int{} // site -> fewest rounds
 	var sites []string
 	for _, v := range r.Violations {
 		if v.TraceErr != nil && !cbr.IsLimit(v.TraceErr) {
 			fmt.Fprintf(b, "DISAGREE: the trace of %s failed its check: %v\n", v.Pos, v.TraceErr)
-			return exitDisagree
+			return exitDisagree, false
 		}
 		rounds[v.Pos.String()] = v.Contexts
 		sites = append(sites, fmt.Sprintf("%s@%d", v.Pos, v.Contexts))
@@ -268,7 +269,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 			if !ok || got > v.Contexts {
 				fmt.Fprintf(b, "  %-10s %s: %s with %s in %s must be found within %s\n", "", "DISAGREE", v.Pos, units(v.Contexts, cbr.Contexts),
 					run.name, units(v.Contexts, cbr.Rounds))
-				return exitDisagree
+				return exitDisagree, false
 			}
 		}
 		break
@@ -283,7 +284,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 			units(opts.Bound*n, cbr.Contexts))
 	}
 	if !complete {
-		return exitUnknown
+		return exitUnknown, false
 	}
-	return 0
+	return 0, false
 }

@@ -52,6 +52,9 @@ func compile(ctx context.Context, prog *program, in *info, opts pds.Options, lim
 	c := &compiler{prog: prog, in: in, b: pds.NewBuilder(opts), orig: map[*proc]*variant{}, clones: map[*proc]map[string]*variant{}}
 	c.declare()
 	c.b.ProgramThreads(c.countThreads())
+	if err := c.b.Fits(); err != nil {
+		return nil, fmt.Errorf("bp: %w", err)
+	}
 	c.n, c.m = c.b.Net(), c.b.Manager()
 	for _, v := range c.variants {
 		c.body(v)

@@ -132,6 +132,9 @@ func build(sys *System, init *config, opts pds.Options) (*Instance, error) {
 		}
 		b.Thread(fmt.Sprintf("T%d", i), stack...)
 	}
+	if err := b.Fits(); err != nil {
+		return nil, fmt.Errorf("cuba: %w", err)
+	}
 	m := b.Manager()
 	// is: the shared state is s in copy c, built once per pair (rules
 	// outnumber the shared states by far).
