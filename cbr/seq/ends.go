@@ -1,6 +1,7 @@
 package seq
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -11,24 +12,25 @@ import (
 // confirmed holds, between the eager networks of 1, 2, ... rounds, the
 // sequences of guesses that a complete smaller network confirmed (doc.go,
 // "The guesses from the rounds before"): a relation over one copy of
-// every original global per guessed round start, x?2 .. x?K, in a
-// manager of its own (the networks' managers are one per bound).
+// every original global per guessed round start, x?2 .. x?(known+1), in a
+// manager of its own (the networks' managers are one per bound), made
+// anew for each network that confirms.
 type confirmed struct {
 	m     *bdd.Manager
 	vars  [][]bdd.Var // [global][r]: the start of round r+2
 	known int         // the starts known: x?2 .. x?(known+1)
-	seqs  bdd.Node    // the confirmed sequences of starts (true when none is known)
+	seqs  bdd.Node    // the confirmed sequences of starts
 }
 
-// newConfirmed returns an empty confirmed for the globals of net (the network
-// with thread slots) and a bound of rounds, its variables laid out as the
-// eager network lays out the guesses (Net.packs).
-func newConfirmed(net *pds.Network, rounds int, cfg bdd.Config) (*confirmed, error) {
+// newConfirmed returns an empty relation over the starts of rounds 2 to
+// known+1 of the globals of net (the network with thread slots), laid out
+// as the eager network lays out the guesses (Net.packs).
+func newConfirmed(net *pds.Network, known int, lim bdd.Limits) (*confirmed, error) {
 	l := bdd.NewLayout()
-	h := &confirmed{}
+	h := &confirmed{known: known}
 	for _, g := range net.Globals {
 		var vs []bdd.Var
-		for r := 2; r <= max(rounds, 2); r++ {
+		for r := 2; r <= known+1; r++ {
 			name := fmt.Sprintf("%s?%d", g.Name, r)
 			if g.Hidden || g.Type.Bits <= 2 {
 				vs = append(vs, l.Packed(name, g.Type.Bits, 1))
@@ -38,20 +40,43 @@ func newConfirmed(net *pds.Network, rounds int, cfg bdd.Config) (*confirmed, err
 		}
 		h.vars = append(h.vars, vs)
 	}
-	m, err := bdd.New(l, cfg)
+	m, err := bdd.New(l, bdd.Config{Limits: lim})
 	if err != nil {
 		return nil, err
 	}
-	h.m, h.seqs = m, m.True()
+	h.m, h.seqs = m, m.False()
 	return h, nil
 }
 
-// confirm records the sequences of starts that a complete post* result a
+// confirm returns the sequences of starts that a complete post* result a
 // of the eager network s of K rounds confirms: the guesses x?2 .. x?K and,
 // as the start of round K+1, the values of the copy x@K, in the
 // configurations of the last thread in round K with no error recorded and
 // every guess confirmed (x@r = x?(r+1), r < K).
-func (h *confirmed) confirm(s *Net, a *symauto.Auto) {
+func confirm(ctx context.Context, s *Net, a *symauto.Auto, lim bdd.Limits) (*confirmed, error) {
+	h, err := newConfirmed(s.Orig, s.Rounds, lim)
+	if err != nil {
+		return nil, err
+	}
+	var seqs bdd.Node
+	var to map[bdd.Ref]bdd.Var
+	err = s.Net.M.Run(ctx, lim, func() error {
+		seqs, to = h.project(s, a)
+		return s.Net.M.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = h.m.Run(ctx, lim, func() error {
+		h.seqs = h.m.Translate(s.Net.M, seqs, func(r bdd.Ref, b int) (bdd.Ref, int) { return bdd.Ref{Var: to[r]}, b })
+		return h.m.Err()
+	})
+	return h, err
+}
+
+// project computes confirm's relation in s's manager, and the variables
+// here of the copies it mentions.
+func (h *confirmed) project(s *Net, a *symauto.Auto) (bdd.Node, map[bdd.Ref]bdd.Var) {
 	n := s.Net
 	m := n.M
 	last := s.Rounds - 1
@@ -86,17 +111,19 @@ func (h *confirmed) confirm(s *Net, a *symauto.Auto) {
 			drop = append(drop, r)
 		}
 	}
-	seqs = m.Exists(seqs, m.Set(drop...))
-	h.seqs = h.m.Translate(m, seqs, func(r bdd.Ref, b int) (bdd.Ref, int) { return bdd.Ref{Var: to[r]}, b })
-	h.known = last + 1
+	return m.Exists(seqs, m.Set(drop...)), to
 }
 
-// guesses returns the constraint of the confirmed on the guesses of s: the
-// sequence x?2 .. x?(known+1) is one the confirmed confirmed.
+// guesses returns the constraint on the guesses of s, a network of more
+// rounds than h.known: the sequence x?2 .. x?(known+1) is one that was
+// confirmed; true when h is nil (nothing confirmed yet).
 func (h *confirmed) guesses(s *Net) bdd.Node {
 	m := s.Net.M
-	if h.known == 0 || h.known >= s.Rounds {
+	if h == nil {
 		return m.True()
+	}
+	if h.known >= s.Rounds {
+		return m.True() // not a network of more rounds: nothing to restrict
 	}
 	to := map[bdd.Var]bdd.Var{}
 	for i := range s.copies {

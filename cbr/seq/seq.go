@@ -151,10 +151,7 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 	// round, which their guesses of the start of that round must be
 	// (doc.go, "The guesses from the rounds before").
 	var cutoff error
-	var hist *confirmed
-	if err == nil {
-		hist, err = newConfirmed(eng, opts.Bound, bdd.Config{Limits: lim})
-	}
+	var hist *confirmed // nil until a network confirmed round starts
 	stopped := false
 	for k := 1; err == nil && k <= opts.Bound; k++ {
 		b := time.Now()
@@ -198,10 +195,7 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		}
 		if err == nil && k < opts.Bound {
 			b := time.Now()
-			err = hist.m.Run(ctx, lim, func() error {
-				hist.confirm(sn, a)
-				return hist.m.Err()
-			})
+			hist, err = confirm(ctx, sn, a, lim)
 			res.Seq.BuildTime += time.Since(b)
 		}
 	}
