@@ -109,8 +109,10 @@
 // that picks the copy after reading it would be the product of the
 // copies. In the eager form every bound K is a new network: deepening
 // over K rebuilds it (the build is the `build` figure of --stats; on the
-// examples a few milliseconds to a second, a small part of a run); the
-// lazy form builds one network for the bound.
+// examples a few milliseconds to a second, a small part of a run), and
+// each network's guesses use what the smaller ones confirmed (below,
+// "The guesses from the rounds before"); the lazy form builds one
+// network for the bound.
 //
 // # The BDD order
 //
