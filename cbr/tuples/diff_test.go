@@ -175,11 +175,12 @@ func explicitReach(net *pds.Network, res *explicit.Result) reach {
 // contexts. With budget > 0 the run is stopped past that many view tuples
 // (and an eager split past it refused), as reachcases.TupleBudget does:
 // KeepLast splits the last level too, which the answer run does not, so
-// an eager run that answered within the budget may not finish here (on
-// drawn seed 261508707 with 10 open bits eager without pruning took past
-// 6 GiB within 1 context, where its answer run stayed within the budget);
-// it then returns the limit and no set. The tuples given to OnTuple count
-// against the budget too.
+// an eager run that answered within the budget may not finish here; it
+// then returns the limit and no set. The tuples given to OnTuple (every
+// tuple made, the waiting ones included) count against the budget, as
+// the waiting ones do in reachcases.TupleBudget: a budget of processed
+// tuples alone let eager splitting without pruning queue hundreds of
+// thousands of tuples, each with automata of its own, past 6 GiB.
 func symbolicReach(t *testing.T, net *pds.Network, eng tuples.Engine, k, depth, budget int) (reach, error) {
 	r := reach{}
 	eng.KeepLast = true
@@ -204,7 +205,7 @@ func symbolicReach(t *testing.T, net *pds.Network, eng tuples.Engine, k, depth, 
 	if budget > 0 {
 		opts.Limits.MaxTuples, opts.Limits.MaxNodes = budget, reachcases.BudgetNodes
 		opts.OnProgress = func(p cbr.Progress) {
-			if p.Tuples >= budget {
+			if p.Tuples+p.Queued >= budget {
 				cancel()
 			}
 		}
@@ -288,13 +289,12 @@ const openBudget = 20000
 
 // eagerSetBits is the widest open data of a random program on which
 // eager splitting runs in TestDifferential (on the hand-made cases it runs
-// at every width, and at 16 bits refuses its first split). On drawn seed
-// 261508707 with 10 open bits (long tier, CBREACH_SEED=5150), eager
-// without pruning grew past 6 GiB inside post* within 2 contexts, with
-// its budget of tuples and BDD nodes (reachcases.TupleBudget) set: a
-// limit that did not stop it, not investigated further. Eager's answers
-// and configuration sets are compared up to this width; lazy's and the
-// explicit engines' at every width.
+// at every width, and at 16 bits refuses its first split). Past it an
+// eager split of one post* result would make more tuples than openBudget
+// (2^w values of the open global times the other globals' values), so
+// the run would give no answer. Eager's answers and configuration sets
+// are compared up to this width; lazy's and the explicit engines' at
+// every width.
 const eagerSetBits = 8
 
 // mayStop reports whether variant v may give no answer on case c: the
