@@ -22,13 +22,26 @@ import (
 // reports convergence at c (the last context's results are split to tell). (Convergence is a sufficient test: with pruning
 // off, or tuples that only a union of kept ones covers, the configurations
 // can stop growing unnoticed; the test does not ask for the converse.)
+//
+// Open data: the seeds after the first ones add a global of 2 to 4 bits
+// that starts with any value (randnet.Params.OpenBits), named by the seed
+// plus 10^12 in messages. Eager splitting and the reference enumerate
+// its values, and the reference takes j+3 contexts: wider data costs them
+// more than a test of convergence needs (TestDifferential runs 8 bits).
 func TestConvergence(t *testing.T) {
 	seeds := tier.Seeds(t, 20, 200, 60)
-	converged := 0
-	for _, seed := range seeds {
+	open := tier.Seeds(t, 6, 60, 20)
+	converged, convergedOpen := 0, 0
+	for n, seed := range append(seeds, open...) {
 		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2, Labels: 2 + int(seed%3),
 			LocalBits: int(seed % 2), Rules: 3 + int(seed%4), Forks: seed%4 == 0, MaxThreads: 3}
+		if n >= len(seeds) {
+			p.OpenBits = 2 + int(seed%3)
+		}
 		net, err := randnet.Generate(seed, p)
+		if n >= len(seeds) {
+			seed += 1_000_000_000_000
+		}
 		require.NoError(t, err, "seed %d", seed)
 		const k = 4
 		for _, s := range []split.Strategy{split.Eager, split.Lazy} {
@@ -48,6 +61,9 @@ func TestConvergence(t *testing.T) {
 				}
 				if j >= 0 {
 					converged++
+					if p.OpenBits > 0 {
+						convergedOpen++
+					}
 					require.LessOrEqual(t, most, j, "seed %d %s prune %s: converged at %d, but a configuration needs %d contexts", seed, s, prune, j, most)
 					// The unbounded search reruns the same levels, so it
 					// converges as soon; a deadline turns a bug into a failure.
@@ -81,5 +97,6 @@ func TestConvergence(t *testing.T) {
 		}
 	}
 	require.Positive(t, converged, "no random program converged: the test tests nothing")
-	t.Logf("%d runs converged", converged)
+	require.Positive(t, convergedOpen, "no random program with open data converged")
+	t.Logf("%d runs converged, %d of them on open data", converged, convergedOpen)
 }
