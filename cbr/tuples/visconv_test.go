@@ -267,7 +267,7 @@ func unbounded(t *testing.T, net *pds.Network, s split.Strategy, prune tuples.Pr
 func TestVisibleConvergence(t *testing.T) {
 	claims, plateaus, openClaims := 0, 0, 0
 	seeds := tier.Seeds(t, 24, 150, 40)
-	open := tier.Seeds(t, 6, 40, 12)
+	open := tier.Seeds(t, 6, 10, 4)
 	for n, seed := range append(seeds, open...) {
 		var net *pds.Network
 		if n >= len(seeds) {
