@@ -8,6 +8,7 @@ import (
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/split"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +27,13 @@ func TestSharedPostStar(t *testing.T) {
 	seeds := reachcases.RandomSeeds(t)
 	shared, stepsWith, stepsWithout := 0, 0, 0
 	cases := append(reachcases.Cases(), reachcases.Random(seeds)...)
-	cases = append(cases, reachcases.RandomOpen(reachcases.OpenSeeds(t), reachcases.OpenWidths())...)
+	// The fixed open seeds only: the runs here have no budget of view
+	// tuples processed (a cancellation would not fall at the same point
+	// with and without sharing), and eager splitting with subsumption on
+	// drawn seed 399735587 (CBREACH_SEED=5150, 8 bits) held more than
+	// 8 GiB.
+	open := tier.Seeds(t, reachcases.EverydayOpenSeeds, reachcases.EverydayOpenSeeds, 0)
+	cases = append(cases, reachcases.RandomOpen(open, reachcases.OpenWidths())...)
 	for _, c := range cases {
 		net, err := c.Build()
 		require.NoError(t, err)

@@ -75,10 +75,12 @@ func traceCase(t *testing.T, name string) (*pds.Network, int) {
 // cases and rejects every corruption of one step: another thread for a
 // context, another value of a global or of a local after a step, a step
 // left out, another rule of the same label named for a step, another
-// initial value; an empty context added; a violation claiming one context
-// fewer or more than the trace has.
+// initial value (of a global with one; an open one may start with any);
+// an empty context added; a violation claiming one context fewer or more
+// than the trace has. The open cases' traces start from one value of
+// their open data, which the threads overwrite.
 func TestTraceMutations(t *testing.T) {
-	for _, name := range []string{"counter", "lostupdate", "bluetooth"} {
+	for _, name := range []string{"counter", "lostupdate", "bluetooth", "open/overwrite", "open/two"} {
 		net, k := traceCase(t, name)
 		f := traceOf(t, net, tuples.Engine{}, k)
 		eng, err := net.WithThreadSlots(net.MaxThreads)

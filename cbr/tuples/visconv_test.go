@@ -259,11 +259,27 @@ func unbounded(t *testing.T, net *pds.Network, s split.Strategy, prune tuples.Pr
 // every pruning. Claims must occur (the test would test nothing else),
 // and among the programs the reference shows some whose visible states
 // stay the same for a bound and then grow: the generators keep those
-// from being claimed early.
+// from being claimed early. Open data: the seeds after those add random
+// networks with a global of 2 to 4 bits that starts with any value
+// (randnet.Params.OpenBits; named by the seed plus 10^12), whose claims
+// are checked alike; the reference enumerates its values at three
+// contexts past the claim, which wider data cannot afford.
 func TestVisibleConvergence(t *testing.T) {
-	claims, plateaus := 0, 0
-	for _, seed := range tier.Seeds(t, 24, 150, 40) {
+	claims, plateaus, openClaims := 0, 0, 0
+	seeds := tier.Seeds(t, 24, 150, 40)
+	open := tier.Seeds(t, 6, 10, 4)
+	for n, seed := range append(seeds, open...) {
 		var net *pds.Network
+		if n >= len(seeds) {
+			p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%2), Procs: 2, Labels: 2 + int(seed%2),
+				Rules: 3 + int(seed%3), Recursive: true, Errors: seed%2 == 0, OpenBits: 2 + int(seed%3)}
+			var err error
+			net, err = randnet.Generate(seed, p)
+			require.NoError(t, err)
+			levels := claimsChecked(t, fmt.Sprintf("seed %d (open data, %d bits)", seed+1_000_000_000_000, p.OpenBits), net)
+			openClaims += len(levels)
+			continue
+		}
 		if seed%3 == 1 {
 			ps, is := randomPlateau(seed)
 			net = readCUBA(t, fmt.Sprintf("plateau%d", seed), ps, is)
@@ -301,7 +317,8 @@ func TestVisibleConvergence(t *testing.T) {
 		}
 	}
 	require.Positive(t, claims, "no claim: the test tests nothing")
-	t.Logf("%d claims checked, %d programs with a plateau before the claim", claims, plateaus)
+	require.Positive(t, openClaims, "no claim on open data")
+	t.Logf("%d claims checked (and %d on open data), %d programs with a plateau before the claim", claims, openClaims, plateaus)
 }
 
 // plateau is a CUBA system whose visible states stay the same from 3 to

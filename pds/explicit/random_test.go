@@ -61,6 +61,42 @@ func TestRandomSlotsAgree(t *testing.T) {
 	require.Greater(t, checked, len(seeds)/2, "too few networks compared")
 }
 
+// TestRandomSlotsAgreeOpen: native forks and thread slots agree on random
+// networks with open data: a global of 3 to 8 bits that starts with any
+// value, which threads keep, overwrite, increment and compare, and
+// initial locals that start with any value (randnet.Params.OpenBits).
+// The explicit semantics enumerates the open values, so the budget of
+// configurations is randomBudget's times the widest data's 2^8 / 8.
+func TestRandomSlotsAgreeOpen(t *testing.T) {
+	const budget = 32 * randomBudget
+	checked, skipped := 0, 0
+	seeds := tier.Seeds(t, 8, 60, 20)
+	for _, seed := range seeds {
+		p := randnet.Params{Threads: 1 + int(seed%2), GlobalBits: 1 + int(seed%2), Procs: 3, Labels: 3, LocalBits: 1 + int(seed/2%2),
+			Rules: 3 + int(seed%4), Forks: true, Errors: true, MaxThreads: 4, OpenBits: 3 + int(seed%6)}
+		t.Run(fmt.Sprintf("bits=%d/seed=%d", p.OpenBits, seed), func(t *testing.T) {
+			n, err := randnet.Generate(seed, p)
+			require.NoError(t, err)
+			if !n.HasForks() {
+				return
+			}
+			max := len(n.Threads) + 1 + int(seed%2)
+			k := 1 + int(seed%3)
+			d, ok := crossCheckBudget(t, n, k, max, 3, budget)
+			if !ok {
+				skipped++
+				return
+			}
+			if d != "" {
+				t.Fatalf("seed %d, k=%d, threads=%d: native forks and thread slots disagree:\n%s", seed, k, max, d)
+			}
+			checked++
+		})
+	}
+	t.Logf("%d networks with forks and open data compared, %d over budget", checked, skipped)
+	require.Greater(t, checked, len(seeds)/2, "too few networks compared")
+}
+
 func TestRandomMonotoneInContexts(t *testing.T) {
 	checked := 0
 	for seed := int64(1000); seed < 1030; seed++ {

@@ -55,6 +55,12 @@ type Params struct {
 	// other draws are those of the same seed without it, so the rest of
 	// the network is the same.
 	OpenBits int
+	// OpenNoCount (with OpenBits) leaves the open global's increment out:
+	// the rule that would increment it keeps it instead, and every other
+	// draw is the same. A thread that increments o in a loop makes the
+	// view-tuple engine's post* add one value a saturation step, 2^w
+	// steps, which wide open data cannot afford.
+	OpenNoCount bool
 }
 
 // types are the variable types of Params.Enums; locals and results take
@@ -278,7 +284,8 @@ func (g *gen) openConst() bdd.Vec {
 
 // openUpdate relates the open global's current value to its next: kept
 // (one in two), overwritten with one of its constants (one in four),
-// incremented or set to any value (one in eight each).
+// incremented (kept with OpenNoCount) or set to any value (one in eight
+// each).
 func (g *gen) openUpdate() bdd.Node {
 	m := g.m
 	cur, next := g.n.GlobalVec(g.o, pds.GCur), g.n.GlobalVec(g.o, pds.GNext)
@@ -288,6 +295,9 @@ func (g *gen) openUpdate() bdd.Node {
 	case x < 6:
 		return m.Eq(next, g.openConst())
 	case x < 7:
+		if g.p.OpenNoCount {
+			return m.Eq(next, cur)
+		}
 		return m.Assign(next, m.Add(cur, m.ConstVec(1, len(cur))))
 	}
 	return m.True()

@@ -11,6 +11,7 @@ func TestGen(t *testing.T) {
 		for _, p := range []randnet.Params{
 			{Threads: 2, GlobalBits: 3, Procs: 3, Labels: 4, LocalBits: 2, Rules: 6, Recursive: s%2 == 0, Forks: true, Errors: true, MaxThreads: 4},
 			{Threads: 2, Procs: 3, Labels: 3, LocalBits: 2, Rules: 6, Recursive: s%2 == 0, Forks: true, Errors: true, MaxThreads: 4, Density: 0.6, Enums: true, AnyLocals: true},
+			{Threads: 3, GlobalBits: 2, Procs: 3, Labels: 4, LocalBits: 2, Rules: 6, Forks: true, Errors: true, MaxThreads: 4, OpenBits: 16, OpenNoCount: true},
 		} {
 			if p.Density > 0 && s >= 20 {
 				continue // table relations are slower to build
