@@ -29,7 +29,7 @@ type Net struct {
 	ends   map[*pds.Label]bool       // the $end labels: a checked error
 
 	hidden  bdd.Node // eager: the guesses of the slot globals, reachable round to round (hiddenSteps)
-	guessed bdd.Node // eager: the guesses that are ends of the rounds before (guessesFrom); true when unknown
+	guessed bdd.Node // eager: the sequences of round starts a smaller network confirmed (confirmed.guesses); true when none did
 }
 
 // sched is the name of the procedure of the scheduler's labels.

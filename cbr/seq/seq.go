@@ -147,9 +147,9 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 	// at the first violation, post* stops at the first checked error, and
 	// the first K with one is its fewest rounds; with All, every K runs to
 	// the end and reports the sites not reported before, with the fewest
-	// rounds. Every complete run gives the next ones the ends of its last
-	// round, which their guesses of the start of that round must be
-	// (doc.go, "The guesses from the rounds before").
+	// rounds. Every complete network gives the next one the sequences of
+	// round starts it confirmed, to which the next one's guesses are
+	// restricted (doc.go, "The guesses from the rounds before").
 	var cutoff error
 	var hist *confirmed // nil until a network confirmed round starts
 	stopped := false
