@@ -40,25 +40,43 @@ func TestRandomSlotsAgree(t *testing.T) {
 		seed := int64(s)
 		// The subtest's name carries the seed into every failure message.
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			n := randomNet(t, seed)
-			if !n.HasForks() {
-				return
-			}
-			max := len(n.Threads) + 1 + int(seed%2)
-			k := 1 + int(seed%3)
-			d, ok := crossCheckBudget(t, n, k, max, 3, randomBudget)
-			if !ok {
+			switch slotsAgree(t, randomNet(t, seed), seed, randomBudget) {
+			case compared:
+				checked++
+			case overBudget:
 				skipped++
-				return
 			}
-			if d != "" {
-				t.Fatalf("seed %d, k=%d, threads=%d: native forks and thread slots disagree:\n%s", seed, k, max, d)
-			}
-			checked++
 		})
 	}
 	t.Logf("%d networks with forks compared, %d over budget", checked, skipped)
 	require.Greater(t, checked, len(seeds)/2, "too few networks compared")
+}
+
+// The outcomes of slotsAgree.
+const (
+	noForks = iota
+	compared
+	overBudget
+)
+
+// slotsAgree compares native forks with thread slots on n, with a thread
+// bound and a number of contexts drawn from seed, within budget
+// configurations, and fails the test when they disagree.
+func slotsAgree(t *testing.T, n *pds.Network, seed int64, budget int) int {
+	t.Helper()
+	if !n.HasForks() {
+		return noForks
+	}
+	max := len(n.Threads) + 1 + int(seed%2)
+	k := 1 + int(seed%3)
+	d, ok := crossCheckBudget(t, n, k, max, 3, budget)
+	if !ok {
+		return overBudget
+	}
+	if d != "" {
+		t.Fatalf("seed %d, k=%d, threads=%d: native forks and thread slots disagree:\n%s", seed, k, max, d)
+	}
+	return compared
 }
 
 // TestRandomSlotsAgreeOpen: native forks and thread slots agree on random
@@ -77,20 +95,12 @@ func TestRandomSlotsAgreeOpen(t *testing.T) {
 		t.Run(fmt.Sprintf("bits=%d/seed=%d", p.OpenBits, seed), func(t *testing.T) {
 			n, err := randnet.Generate(seed, p)
 			require.NoError(t, err)
-			if !n.HasForks() {
-				return
-			}
-			max := len(n.Threads) + 1 + int(seed%2)
-			k := 1 + int(seed%3)
-			d, ok := crossCheckBudget(t, n, k, max, 3, budget)
-			if !ok {
+			switch slotsAgree(t, n, int64(seed), budget) {
+			case compared:
+				checked++
+			case overBudget:
 				skipped++
-				return
 			}
-			if d != "" {
-				t.Fatalf("seed %d, k=%d, threads=%d: native forks and thread slots disagree:\n%s", seed, k, max, d)
-			}
-			checked++
 		})
 	}
 	t.Logf("%d networks with forks and open data compared, %d over budget", checked, skipped)
