@@ -281,13 +281,7 @@ func TestAgreement(t *testing.T) {
 // TestInterrupt sends SIGINT to a running cbreach: it stops, prints what
 // it covered and exits with 3, as a time limit does.
 func TestInterrupt(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "cbreach")
-	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := cbreachBinary(t)
 	cmd := exec.Command(bin, "-k", "6", filepath.Join("testdata", "limits", "threads1000.pds"))
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
@@ -296,6 +290,7 @@ func TestInterrupt(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-done:
 	case <-time.After(60 * time.Second):
@@ -496,14 +491,8 @@ func TestEnginePanic(t *testing.T) {
 // open bits (the split of the initial view tuple).
 func TestMemoryLimitRSS(t *testing.T) {
 	tier.SkipUnlessLong(t, "each run allocates up to its limit, 5 to 60 s")
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
+	bin := cbreachBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "cbreach")
-	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
 	open := func(bits int) string {
 		f := filepath.Join(dir, fmt.Sprintf("open%d.pds", bits))
 		src := fmt.Sprintf("int<%d> x = ?; proc init() { x = 0; } proc t2() { assert(x == 0); } start init(); start t2();\n", bits)
@@ -652,13 +641,7 @@ func TestProgressUnit(t *testing.T) {
 // every engine finds its violation before the SIGINT and explores on.
 func TestLimitsEveryEngine(t *testing.T) {
 	tier.SkipUnlessLong(t, "about 40 runs of 3 s")
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "cbreach")
-	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := cbreachBinary(t)
 	variants := [][]string{
 		{"--split", "eager"}, {"--split", "lazy"}, {"--split", "lazy", "--prune", "none"},
 		{"--split", "eager", "--prune", "identical"}, {"--split", "lazy", "--count", "preemptions"},
