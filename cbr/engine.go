@@ -185,9 +185,20 @@ type Result struct {
 	Bound   int // the bound the verdict covers
 	// Complete is the largest j such that every schedule with at most j
 	// units of the bound was explored (and no violation found with fewer
-	// than the first one's): Bound when the search was not cut off, less
-	// when a limit cut it off, -1 when nothing was explored.
+	// than the first one's), among the schedules with at most
+	// ThreadBound threads when that is set: Bound when the search was not
+	// cut off, less when a limit cut it off, -1 when nothing was
+	// explored.
 	Complete int
+	// ThreadBound, when not 0, is the thread bound that Complete,
+	// Converged and the violations' fewest counts assume: a start beyond
+	// the network's thread bound was cut off (the starting thread stops
+	// at the start; Limit or Reason says where), so a run that needs more
+	// threads was explored only up to that start, and a violation it
+	// reaches may need fewer units of the bound than reported, or none
+	// may be found. 0 when every count holds whatever the number of
+	// threads: no start was cut off.
+	ThreadBound int
 	// Converged is the level at which the reachable configurations
 	// stopped growing, or -1: when it is set, the verdict holds for every
 	// bound (every configuration reachable at all is reachable with at

@@ -3,6 +3,8 @@ package cbr
 import (
 	"errors"
 	"fmt"
+
+	"github.com/cbreach/cbreach/pds"
 )
 
 // LimitError is a limit an engine met itself (a thread bound, a depth
@@ -13,6 +15,10 @@ type LimitError struct {
 	Err   error  // the sentinel
 	Msg   string // the error's text
 	Words string // the limit in words, for Result.Reason
+	// Threads is the thread bound of an ErrThreadBound (0 for the
+	// others): the coverage of a run that met it assumes at most that
+	// many threads (Result.ThreadBound).
+	Threads int
 }
 
 func (e *LimitError) Error() string { return e.Msg }
@@ -23,6 +29,16 @@ func (e *LimitError) Unwrap() error { return e.Err }
 func NewLimit(engine string, sentinel error, format string, args ...any) *LimitError {
 	w := fmt.Sprintf(format, args...)
 	return &LimitError{Err: sentinel, Msg: fmt.Sprintf("%s: %s: %v", engine, w, sentinel), Words: w}
+}
+
+// ThreadLimit returns the limit an engine meets when a start at pos
+// would create more threads than the thread bound allows: the start is
+// cut off (its thread stops at the cutoff label), and so is every run
+// through it. It is the same text in every engine.
+func ThreadLimit(engine string, pos pds.Pos, threads int) *LimitError {
+	e := NewLimit(engine, ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", pos, threads)
+	e.Threads = threads
+	return e
 }
 
 // Reason says a limit in words: a LimitError's own words, or the words
@@ -41,10 +57,19 @@ func Reason(err error) string {
 // Finish is the one step that ends every engine's run: err is how the
 // search ended (nil, a limit, or an internal error) and cut a limit the
 // engine met without an error (the thread bound reached by a start it
-// left out), or nil. A limit goes to Limit and its words to Reason; an
-// internal error leaves the verdict Unknown, never Safe, with the error
-// as Reason, and is returned; otherwise the verdict follows Decide.
+// left out, ThreadLimit), or nil. A limit goes to Limit and its words to
+// Reason; when the search was cut off by another limit after a start
+// was cut, Reason says both. A thread bound met, in err or in cut, sets
+// ThreadBound. An internal error leaves the verdict Unknown, never Safe,
+// with the error as Reason, and is returned; otherwise the verdict
+// follows Decide.
 func (r *Result) Finish(err, cut error) error {
+	for _, e := range []error{err, cut} {
+		var le *LimitError
+		if errors.As(e, &le) && le.Threads > 0 {
+			r.ThreadBound = le.Threads
+		}
+	}
 	switch {
 	case err != nil && IsLimit(err):
 		r.Limit = err
@@ -57,6 +82,9 @@ func (r *Result) Finish(err, cut error) error {
 	r.Decide()
 	if r.Limit != nil {
 		r.Reason = Reason(r.Limit)
+		if cut != nil && r.Limit != cut {
+			r.Reason += "; " + Reason(cut)
+		}
 	}
 	return nil
 }

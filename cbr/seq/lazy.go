@@ -141,7 +141,7 @@ func (z *lazy) entry(j, k int) bdd.Node {
 // reaches an error label. It returns the rounds it explored completely;
 // with opts.Traces, z keeps the history the traces are built from
 // (buildTraces, after the run).
-func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time.Time, z *lazy) (complete int, err error) {
+func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time.Time, z *lazy) (complete int, cut, err error) {
 	m := z.m
 	if opts.Traces {
 		z.hist = &history{in: make([][]*symauto.Auto, s.Threads), effect: make([][]bdd.Node, s.Threads), where: map[*pds.Label][2]int{}}
@@ -151,11 +151,9 @@ func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time
 		errs[s.labels[l]] = l
 	}
 	seen := res.labels() // the initial configurations' errors are reported
-	cutoffAt := -1       // the rounds done before the first cutoff
 	for k := range s.Rounds {
 		complete = k // rounds done
 		var sites []Site
-		cutoff := false
 		for j := range s.Threads {
 			a, vars := z.auto[j], z.round
 			if a == nil {
@@ -173,7 +171,7 @@ func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time
 			res.Stats.PostStarCalls++
 			res.Stats.PostStarSteps += steps
 			if err != nil {
-				return complete, err
+				return complete, cut, err
 			}
 			a = sat.Result()
 			z.auto[j] = a
@@ -184,7 +182,9 @@ func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time
 			for _, t := range a.Tops(func(l *pds.Label) bool { return errs[l] != nil }) {
 				switch l := errs[t.Label]; {
 				case l.Kind == pds.Cutoff:
-					cutoff = true
+					if cut == nil {
+						cut = s.cutoffErr(l)
+					}
 				case !seen[l]:
 					seen[l] = true
 					sites = append(sites, Site{Label: l, Thread: j, Rounds: k + 1})
@@ -194,7 +194,7 @@ func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time
 				}
 			}
 			if err := m.Err(); err != nil {
-				return complete, err
+				return complete, cut, err
 			}
 			if len(sites) > 0 && !opts.All {
 				break
@@ -202,19 +202,15 @@ func (s *Net) runLazy(ctx context.Context, opts options, res *Result, start time
 		}
 		sort.SliceStable(sites, func(a, b int) bool { return sites[a].Label.ID < sites[b].Label.ID })
 		if err := s.report(sites, opts, res); err != nil {
-			return complete, err
+			return complete, cut, err
 		}
 		if len(sites) > 0 && !opts.All {
-			return k, nil // round k+1 was not explored to the end
-		}
-		if cutoff && cutoffAt < 0 {
-			cutoffAt = k
+			return k, cut, nil // round k+1 was not explored to the end
 		}
 	}
-	if cutoffAt >= 0 {
-		return cutoffAt, s.cutoffErr()
-	}
-	return s.Rounds, nil
+	// Every round is explored, for the runs with at most the thread
+	// bound's threads when a start was cut off.
+	return s.Rounds, cut, nil
 }
 
 // buildTraces gives every violation of res its trace (trace.go), checked

@@ -136,12 +136,12 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		}
 		if res.AddFound(f, opts.OnViolation, opts.All) {
 			res.Complete = 0
-			return finish(res, nil, start, true)
+			return finish(res, nil, nil, start, true)
 		}
 	}
 	if err == nil && opts.Lazy {
-		err = analyzeLazy(ctx, eng, opts, res, start, lim)
-		return finish(res, err, start, res.Complete < res.Bound)
+		cut, err := analyzeLazy(ctx, eng, opts, res, start, lim)
+		return finish(res, err, cut, start, res.Complete < res.Bound)
 	}
 	// The eager form deepens the bound, every K a new network: stopping
 	// at the first violation, post* stops at the first checked error, and
@@ -182,9 +182,11 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 		res.Seq.PostTime += time.Since(post)
 		res.Stats.PeakNodes = max(res.Stats.PeakNodes, n.M.PeakNodes())
 		if errors.Is(err, cbr.ErrThreadBound) {
+			// post* ran to its end: round k is explored, for the runs
+			// with at most the thread bound's threads.
 			cutoff, err = err, nil
 		}
-		if err == nil && cutoff == nil {
+		if err == nil {
 			res.Complete = k
 		}
 		if len(res.Violations) > 0 && !opts.All {
@@ -199,16 +201,13 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 			res.Seq.BuildTime += time.Since(b)
 		}
 	}
-	if err == nil {
-		err = cutoff
-	}
 	if opts.Traces && (err == nil || cbr.IsLimit(err)) && len(res.Violations) > 0 {
 		// Under the grace period of a run cut off (cbr.Grace).
 		g, release := cbr.Grace(ctx)
 		lazyTraces(g, net, opts, res)
 		release()
 	}
-	return finish(res, err, start, stopped)
+	return finish(res, err, cutoff, start, stopped)
 }
 
 // labels returns the error labels of the violations found so far (those
@@ -260,15 +259,16 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 
 // analyzeLazy builds the lazy form's network for opts.Bound and runs it
 // round by round (no deepening: round k's results are the next one's
-// start).
-func analyzeLazy(ctx context.Context, eng *pds.Network, opts options, res *Result, start time.Time, lim bdd.Limits) error {
+// start). It returns the thread bound's limit when a start was cut off
+// (cbr.ThreadLimit), and how the run ended.
+func analyzeLazy(ctx context.Context, eng *pds.Network, opts options, res *Result, start time.Time, lim bdd.Limits) (cut, err error) {
 	b := time.Now()
 	cfg := opts.BDD
 	cfg.Limits = lim
 	sn, err := BuildLazy(ctx, eng, opts.Bound, cfg)
 	res.Seq.BuildTime += time.Since(b)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res.Net = sn
 	res.Seq.noteNet(sn)
@@ -278,7 +278,7 @@ func analyzeLazy(ctx context.Context, eng *pds.Network, opts options, res *Resul
 	err = sn.Net.M.Run(ctx, lim, func() error {
 		var err error
 		z = newLazy(sn)
-		complete, err = sn.runLazy(ctx, opts, res, start, z)
+		complete, cut, err = sn.runLazy(ctx, opts, res, start, z)
 		return err
 	})
 	res.Seq.PostTime += time.Since(post)
@@ -293,7 +293,7 @@ func analyzeLazy(ctx context.Context, eng *pds.Network, opts options, res *Resul
 	}
 	res.Stats.PeakNodes = max(res.Stats.PeakNodes, sn.Net.M.PeakNodes())
 	res.Complete = complete
-	return err
+	return cut, err
 }
 
 // noteNet records the figures of a sequential network.
@@ -308,14 +308,16 @@ func (st *Stats) noteNet(sn *Net) {
 	}
 }
 
-// finish decides the verdict of a run that ended with err (the engines'
-// one finish step, cbr.Result.Finish).
-func finish(res *Result, err error, start time.Time, stopped bool) (*Result, error) {
+// finish decides the verdict of a run that ended with err, cut being the
+// thread bound's limit when a start was cut off (the engines' one finish
+// step, cbr.Result.Finish).
+func finish(res *Result, err, cut error, start time.Time, stopped bool) (*Result, error) {
 	res.Stats.Time = time.Since(start)
-	if err := res.Finish(err, nil); err != nil {
+	searched := err == nil
+	if err := res.Finish(err, cut); err != nil {
 		return res, err
 	}
-	if res.Limit == nil && !stopped {
+	if searched && !stopped {
 		res.Complete = res.Bound
 	}
 	return res, nil
@@ -457,10 +459,12 @@ func (s *Net) saturate(ctx context.Context, sat *symauto.Saturation, round int, 
 // fewest rounds.
 func (s *Net) report(sites []Site, opts options, res *Result) error {
 	found := res.labels()
-	var cutoff bool
+	var cutoff *pds.Label
 	for _, st := range sites {
 		if st.Label.Kind == pds.Cutoff {
-			cutoff = true
+			if cutoff == nil {
+				cutoff = st.Label
+			}
 			continue
 		}
 		if found[st.Label] {
@@ -476,13 +480,14 @@ func (s *Net) report(sites []Site, opts options, res *Result) error {
 	if err := s.Net.M.Err(); err != nil {
 		return err
 	}
-	if cutoff {
-		return s.cutoffErr()
+	if cutoff != nil {
+		return s.cutoffErr(cutoff)
 	}
 	return nil
 }
 
-// cutoffErr is the error of a start beyond the thread bound.
-func (s *Net) cutoffErr() error {
-	return cbr.NewLimit(Name, cbr.ErrThreadBound, "a start would exceed the thread bound of %d threads", s.Orig.MaxThreads)
+// cutoffErr is the error of the start beyond the thread bound whose
+// cutoff label is l.
+func (s *Net) cutoffErr(l *pds.Label) error {
+	return cbr.ThreadLimit(Name, l.Pos, s.Orig.MaxThreads)
 }

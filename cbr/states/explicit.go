@@ -152,7 +152,7 @@ func (e Engine) run(ctx context.Context, net *pds.Network, o cbr.Options) (*Resu
 	var cut error
 	switch {
 	case a.cutoff != nil:
-		cut = cbr.NewLimit(Name, cbr.ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, net.MaxThreads)
+		cut = cbr.ThreadLimit(Name, a.cutoff.Pos, net.MaxThreads)
 	case a.capped:
 		cut = &cbr.LimitError{Err: cbr.ErrDepthLimit,
 			Msg:   fmt.Sprintf("explicit: a call would make a stack deeper than %d frames: %v", opts.MaxDepth, cbr.ErrDepthLimit),
@@ -165,8 +165,9 @@ func (e Engine) run(ctx context.Context, net *pds.Network, o cbr.Options) (*Resu
 		r.Reason = a.reason(r.Limit)
 	}
 	// Complete: the buckets done, but not one where a push met the depth
-	// limit or a start the thread bound (schedules with that many
-	// contexts were left out).
+	// limit (schedules with that many contexts were left out). A start
+	// cut off at the thread bound leaves out the runs with more threads
+	// only: r.ThreadBound qualifies the coverage.
 	r.Complete = a.done
 	if a.cutLevel >= 0 {
 		r.Complete = min(r.Complete, a.cutLevel-1)
@@ -275,8 +276,7 @@ type search struct {
 	cutoff       *pds.Label
 	capped       bool
 	// done is the last bucket expanded to the end (-1: none); cutLevel
-	// the first bucket where a push met the depth limit or a start the
-	// thread bound (-1: none).
+	// the first bucket where a push met the depth limit (-1: none).
 	done     int
 	cutLevel int
 
@@ -564,7 +564,6 @@ func (a *search) check(c explicit.Config, last, j int) error {
 		case l.Kind == pds.Cutoff:
 			if a.cutoff == nil {
 				a.cutoff = l
-				a.cut(j)
 			}
 		case l.Kind.IsError() && !a.found[l]:
 			a.found[l] = true

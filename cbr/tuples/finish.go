@@ -24,11 +24,12 @@ func (a *analysis) finish(ctx context.Context, net *pds.Network, err error) (*cb
 	if stopped {
 		err = nil
 	}
+	searched := err == nil // the search ran to its end, or to its first violation
 	r.Stats.Time = time.Since(a.start)
 	r.Stats.PeakNodes = net.M.PeakNodes()
 	var cut error
 	if a.cutoff != nil {
-		cut = cbr.NewLimit(Name, cbr.ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, net.MaxThreads)
+		cut = cbr.ThreadLimit(Name, a.cutoff.Pos, net.MaxThreads)
 	}
 	if err := r.Finish(err, cut); err != nil {
 		return r, err // never Safe on an error
@@ -42,8 +43,9 @@ func (a *analysis) finish(ctx context.Context, net *pds.Network, err error) (*cb
 		// made was never made: it says nothing about the configurations.)
 		r.Converged = a.last.converged(r.Stats.KeptPerLevel, opts.Bound)
 	}
-	if r.Limit == nil && !stopped && !opts.Unbounded {
-		// The queue ran empty: every level is done.
+	if searched && !stopped && !opts.Unbounded {
+		// The queue ran empty: every level is done (with at most
+		// r.ThreadBound threads when a start was cut off).
 		r.Complete = r.Bound
 		for len(r.Stats.LevelTime) <= r.Bound {
 			r.Stats.LevelTime = append(r.Stats.LevelTime, r.Stats.Time)

@@ -61,7 +61,7 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 			if i > 0 && !c.all {
 				break
 			}
-			fmt.Fprintf(b, "VIOLATION %s\n", describe(v, r.Unit))
+			fmt.Fprintf(b, "VIOLATION %s%s\n", describe(v, r.Unit), inRuns(r))
 			tr.write(b, c, v)
 		}
 		if c.all && r.Limit != nil {
@@ -70,8 +70,12 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 			if why == "" {
 				why = cbr.Reason(r.Limit)
 			}
-			fmt.Fprintf(b, "(%s: complete up to %s; violation sites that need more %s may be missing)\n",
-				why, units(r.Complete, r.Unit), r.Unit)
+			more := r.Unit.String()
+			if r.ThreadBound > 0 {
+				more += " or threads"
+			}
+			fmt.Fprintf(b, "(%s: complete up to %s%s; violation sites that need more %s may be missing)\n",
+				why, units(r.Complete, r.Unit), inRuns(r), more)
 		}
 	case r.Verdict == cbr.Unknown && r.Complete < 0 && r.Stats.ViewTuples > 0:
 		fmt.Fprintf(b, "UNKNOWN: %s; no bound was explored completely (bound %s)\n", r.Reason, bound(c, r))
@@ -80,8 +84,8 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 	case r.Verdict == cbr.Unknown && rounds && r.Complete < 1:
 		fmt.Fprintf(b, "UNKNOWN: %s (bound %s)\n", r.Reason, bound(c, r))
 	case r.Verdict == cbr.Unknown:
-		fmt.Fprintf(b, "UNKNOWN: %s; complete up to %s: no violation is reachable %s %s (bound %s)\n",
-			r.Reason, units(r.Complete, r.Unit), atMost, units(r.Complete, r.Unit), bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s; complete up to %s: no violation is reachable %s %s%s (bound %s)\n",
+			r.Reason, units(r.Complete, r.Unit), atMost, units(r.Complete, r.Unit), inRuns(r), bound(c, r))
 	case r.Converged >= 0 && !noTarget(in):
 		fmt.Fprintf(b, "SAFE for any number of %s: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
 			r.Unit, target, units(r.Converged, r.Unit), units(r.Bound, r.Unit))
@@ -98,6 +102,16 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 	default:
 		fmt.Fprintf(b, "SAFE within %s: %s with at most %s\n", units(r.Bound, r.Unit), target, units(r.Bound, r.Unit))
 	}
+}
+
+// inRuns qualifies a count by the thread bound it assumes, when a start
+// was cut off there (cbr.Result.ThreadBound): " in runs with at most 8
+// threads"; "" when the count holds whatever the number of threads.
+func inRuns(r *cbr.Result) string {
+	if r.ThreadBound == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" in runs with at most %d threads", r.ThreadBound)
 }
 
 // threadsLine says, for a program that starts threads, how many threads
@@ -195,6 +209,9 @@ func writeJSON(w io.Writer, in *input, c *config, r *cbr.Result) {
 	}
 	if n := r.Contexts(); n >= 0 {
 		out.Fewest = &n
+	}
+	if r.ThreadBound > 0 {
+		out.CompleteThreads = &r.ThreadBound
 	}
 	switch v := r.Visible; {
 	case r.Converged >= 0:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -36,6 +37,23 @@ type checkRun struct {
 // complete reports whether the run covered the whole bound.
 func (r *checkRun) complete() bool {
 	return r.err == nil && r.res.Limit == nil && r.res.Verdict != cbr.Unknown
+}
+
+// searched reports whether the run went to its end: complete, or cut
+// only by the thread bound, which restricts what every engine explores
+// in the same way (cbr.Result.ThreadBound), so that such runs are
+// compared too, their coverage included.
+func (r *checkRun) searched() bool {
+	return r.complete() || r.err == nil && r.res.Limit != nil && errors.Is(r.res.Limit, cbr.ErrThreadBound)
+}
+
+// coverage says what the run explored: "complete up to 4 contexts", and
+// the thread bound it assumes.
+func coverage(r *cbr.Result) string {
+	if r.Complete < 0 {
+		return "nothing explored completely"
+	}
+	return "complete up to " + units(r.Complete, r.Unit) + inRuns(r)
 }
 
 // internal reports whether the run failed with an internal error (no
@@ -82,11 +100,11 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 		case r.internal():
 			fmt.Fprintf(&b, "ERROR internal error (a bug), not a limit: %v", r.err)
 		case r.res.Verdict == cbr.Unknown:
-			fmt.Fprintf(&b, "UNKNOWN (%s)", r.res.Reason)
+			fmt.Fprintf(&b, "UNKNOWN (%s; %s)", r.res.Reason, coverage(r.res))
 		default:
 			fmt.Fprintf(&b, "%s", strings.ToUpper(r.res.Verdict.String()))
 			if r.res.Limit != nil {
-				fmt.Fprintf(&b, " (then %s)", r.res.Reason)
+				fmt.Fprintf(&b, " (then %s; %s)", r.res.Reason, coverage(r.res))
 			}
 		}
 		for _, v := range r.res.Violations {
@@ -117,10 +135,10 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 			}
 		}
 	}
-	code := agreement(runs)
+	code, cut := agreement(runs)
 	sc, failed := seqCheck(ctx, &b, net, c, opts, runs)
 	if sc == exitDisagree || sc == exitUnknown && code != exitDisagree {
-		code = sc
+		code, cut = sc, cut || sc == exitUnknown
 	}
 	for _, r := range runs {
 		failed = failed || r.internal()
@@ -130,8 +148,10 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 		b.WriteString("DISAGREE: an engine failed with an internal error (above)\n")
 	case code == exitDisagree:
 		b.WriteString("DISAGREE: the engines give different answers (figures above)\n")
-	case code == exitUnknown:
+	case cut:
 		b.WriteString("AGREE as far as they went: some engine was cut off by a limit; the others agree\n")
+	case code == exitUnknown:
+		b.WriteString("AGREE, each cut off at the thread bound in the same way: the same verdict, sites and coverage\n")
 	default:
 		b.WriteString("AGREE\n")
 	}
@@ -139,17 +159,18 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 	return code
 }
 
-// agreement compares the runs: the complete ones must give the same
-// verdict and sites; a cut-off one must not have found a site the
-// complete ones lack.
-func agreement(runs []*checkRun) int {
+// agreement compares the runs: the ones that searched to their end
+// must give the same verdict, sites and coverage (how far each is
+// complete, and the thread bound that assumes); a cut-off one must not
+// have found a site those lack. It returns the exit status and whether
+// a limit other than the thread bound cut some run off.
+func agreement(runs []*checkRun) (code int, cut bool) {
 	var ref *checkRun
-	cut := false
 	for _, r := range runs {
 		if r.internal() || r.badTrace != "" {
-			return exitDisagree
+			return exitDisagree, false
 		}
-		if !r.complete() {
+		if !r.searched() {
 			cut = true
 			continue
 		}
@@ -157,8 +178,9 @@ func agreement(runs []*checkRun) int {
 			ref = r
 			continue
 		}
-		if r.res.Verdict != ref.res.Verdict || strings.Join(r.sites, " ") != strings.Join(ref.sites, " ") {
-			return exitDisagree
+		if r.res.Verdict != ref.res.Verdict || strings.Join(r.sites, " ") != strings.Join(ref.sites, " ") ||
+			r.res.Complete != ref.res.Complete || r.res.ThreadBound != ref.res.ThreadBound {
+			return exitDisagree, cut
 		}
 	}
 	if ref != nil {
@@ -169,18 +191,18 @@ func agreement(runs []*checkRun) int {
 		for _, r := range runs {
 			for _, s := range r.sites {
 				if !have[s] {
-					return exitDisagree
+					return exitDisagree, cut
 				}
 			}
 		}
 	}
 	switch {
-	case cut:
-		return exitUnknown
+	case cut || ref.res.Verdict == cbr.Unknown:
+		return exitUnknown, cut
 	case ref.res.Verdict == cbr.Violation:
-		return exitViolation
+		return exitViolation, false
 	}
-	return exitSafe
+	return exitSafe, false
 }
 
 // traceUnits counts a trace in the bound's unit on the network the
@@ -247,19 +269,28 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		sites = append(sites, fmt.Sprintf("%s@%d", v.Pos, v.Contexts))
 	}
 	sort.Strings(sites)
-	complete := err == nil && r.Limit == nil && r.Verdict != cbr.Unknown
-	if complete {
+	sr := &checkRun{name: seq.Name, res: r, err: err}
+	complete := sr.complete()
+	switch {
+	case complete:
 		fmt.Fprintf(b, "%s within %s", strings.ToUpper(r.Verdict.String()), units(opts.Bound, cbr.Rounds))
-	} else {
-		fmt.Fprintf(b, "UNKNOWN (%s)", r.Reason)
+	case r.Verdict == cbr.Violation:
+		fmt.Fprintf(b, "VIOLATION (then %s; %s)", r.Reason, coverage(r))
+	default:
+		fmt.Fprintf(b, "UNKNOWN (%s; %s)", r.Reason, coverage(r))
 	}
 	if len(sites) > 0 {
 		fmt.Fprintf(b, ", fewest rounds %d: %s", r.Contexts(), strings.Join(sites, ", "))
 	}
 	b.WriteString("\n")
 	for _, run := range runs {
-		if run.res == nil || !run.complete() || !strings.HasPrefix(run.name, "cbr") {
+		if run.res == nil || !run.searched() || !strings.HasPrefix(run.name, "cbr") {
 			continue
+		}
+		if run.res.ThreadBound > 0 && sr.searched() && r.ThreadBound == 0 {
+			fmt.Fprintf(b, "  %-10s DISAGREE: %s met the thread bound within %s, which seq must meet within %s\n", "",
+				run.name, units(opts.Bound, cbr.Contexts), units(opts.Bound, cbr.Rounds))
+			return exitDisagree, false
 		}
 		for _, v := range run.res.Violations {
 			got, ok := rounds[v.Pos.String()]
@@ -283,7 +314,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Bound, cbr.Rounds), n,
 			units(opts.Bound*n, cbr.Contexts))
 	}
-	if !complete {
+	if !sr.searched() {
 		return exitUnknown, false
 	}
 	return 0, false

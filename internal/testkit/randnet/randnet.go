@@ -30,6 +30,12 @@ type Params struct {
 	Rules      int  // rules per procedure
 	Recursive  bool // calls may go to any procedure; otherwise only to later ones
 	Forks      bool // add fork rules
+	// LoopFork (with Forks) adds to the first procedure a fork rule from
+	// its entry label back to it, drawn after every other rule: a thread
+	// there can start threads without end, so the thread bound is met
+	// whenever the entry is reached. The other draws are those of the
+	// same seed without it.
+	LoopFork   bool
 	Errors     bool // add assertion error labels
 	MaxThreads int  // thread bound of the network (forks)
 
@@ -189,6 +195,14 @@ func (g *gen) build() (*pds.Network, error) {
 		} else {
 			g.rules(pr)
 		}
+	}
+	if p.LoopFork {
+		if !p.Forks || len(g.ps) < 2 {
+			return nil, fmt.Errorf("randnet: LoopFork needs Forks and two procedures")
+		}
+		pr, q := g.ps[0], g.ps[1]
+		rel := g.m.And(g.keepGlobals(), g.n.LocalsUnchanged(pr, pds.LNext), g.localsTo(pr, q, pds.LSaved))
+		b.Fork(pr.Entry, pr.Entry, q, rel, pds.Pos{})
 	}
 	return b.Build()
 }

@@ -22,10 +22,18 @@ type Answer struct {
 	Verdict  cbr.Verdict
 	Contexts int      // the fewest contexts of a violation, -1 when none
 	Sites    []string // every violation site as label@contexts, sorted
+	// Threads is the thread bound the coverage assumes
+	// (cbr.Result.ThreadBound): the network's, when a start beyond it
+	// was met within the bound; 0 when none was.
+	Threads int
 }
 
 func (a Answer) String() string {
-	return fmt.Sprintf("%s in %d contexts at %v", a.Verdict, a.Contexts, a.Sites)
+	s := fmt.Sprintf("%s in %d contexts at %v", a.Verdict, a.Contexts, a.Sites)
+	if a.Threads > 0 {
+		s += fmt.Sprintf(" with at most %d threads", a.Threads)
+	}
+	return s
 }
 
 // NewAnswer returns the answer of a verdict and its sites (label@contexts,
@@ -406,12 +414,14 @@ func RandomSeeds(t testing.TB) []uint64 {
 
 // Random returns the random cases of the seeds: programs with 2 or 3
 // threads, forks and error labels, and no recursion (so the explicit
-// reference is exact); K is 4 with 2 threads, 3 with 3.
+// reference is exact); K is 4 with 2 threads, 3 with 3. One seed in three
+// starts threads in a loop (randnet.Params.LoopFork), so that the thread
+// bound is met and the coverage it qualifies is compared.
 func Random(seeds []uint64) []Case {
 	var cs []Case
 	for _, seed := range seeds {
 		p := randnet.Params{Threads: 2 + int(seed%2), GlobalBits: 1 + int(seed%3), Procs: 2 + int(seed%2), Labels: 2 + int(seed%3),
-			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, Errors: true, MaxThreads: 3 + int(seed%2)}
+			LocalBits: int(seed % 3), Rules: 3 + int(seed%4), Forks: seed%3 != 0, LoopFork: seed%3 == 1, Errors: true, MaxThreads: 3 + int(seed%2)}
 		k := 4
 		if p.Threads == 3 {
 			k = 3

@@ -69,7 +69,11 @@ func runExplicit(_ context.Context, net *pds.Network, k int) (*Outcome, error) {
 	case res.CutOff:
 		v = cbr.Unknown
 	}
-	return &Outcome{Answer: NewAnswer(v, sites), Tuples: len(res.Reached), Raw: res}, nil
+	a := NewAnswer(v, sites)
+	if res.CutOff {
+		a.Threads = net.MaxThreads
+	}
+	return &Outcome{Answer: a, Tuples: len(res.Reached), Raw: res}, nil
 }
 
 // ErrBudget is the cause of the cancellation of a run that exceeded its
@@ -197,7 +201,15 @@ func runEngine(ctx context.Context, name string, e engines.Engine, net *pds.Netw
 	if st := states.Figures(r); st != nil {
 		work = st.States
 	}
-	return &Outcome{Answer: NewAnswer(r.Verdict, sites), Tuples: work, Raw: r}, nil
+	a := NewAnswer(r.Verdict, sites)
+	a.Threads = r.ThreadBound
+	o := &Outcome{Answer: a, Tuples: work, Raw: r}
+	if NoAnswer(o) == nil && r.Complete != max(k, 0) {
+		// Answered (no limit but the thread bound): every run within
+		// the bound was explored, with at most a.Threads threads.
+		return nil, fmt.Errorf("%s: complete up to %d, want the bound %d (%s)", name, r.Complete, max(k, 0), r.Reason)
+	}
+	return o, nil
 }
 
 // Variants returns every engine variant: the explicit reference first,

@@ -22,6 +22,12 @@ type Output struct {
 	// Complete (required): every run with at most this many units was
 	// explored; -1 when nothing was.
 	Complete int `json:"complete"`
+	// CompleteThreads, when present, is the thread bound that Complete
+	// and every fewest count assume: a start beyond it was cut off, so
+	// the runs with more threads were explored only up to that start
+	// (a violation they reach may need fewer units, or be missed).
+	// Absent when the counts hold whatever the number of threads.
+	CompleteThreads *int `json:"completeThreads,omitempty"`
 	// Fewest (required, null when there is no violation): the fewest
 	// units of the bound of a violation.
 	Fewest *int `json:"fewest"`
