@@ -2,6 +2,7 @@ package engines_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/split"
 	"github.com/stretchr/testify/require"
 )
 
@@ -47,4 +49,71 @@ func TestTable(t *testing.T) {
 	}
 	_, err = engines.Lookup("magic")
 	require.EqualError(t, err, `want cbr, seq or explicit, got "magic"`)
+}
+
+// TestThreadBoundCoverage: on a program that starts threads in a loop,
+// every engine and splitting explores the runs with at most the thread
+// bound's threads to the end and says so in the same way: the whole
+// bound complete, the thread bound it assumes (cbr.Result.ThreadBound),
+// the same reason. With room for the three workers the violation needs,
+// each finds it with the same fewest count, qualified in the same way.
+// (The view-tuple engine said 2 of 3 contexts complete, the explicit
+// engine none.)
+func TestThreadBoundCoverage(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "spawnloop.pds"))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		threads int
+		verdict cbr.Verdict
+		fewest  map[cbr.Unit]int
+	}{
+		{3, cbr.Unknown, map[cbr.Unit]int{cbr.Contexts: -1, cbr.Rounds: -1}},
+		{5, cbr.Violation, map[cbr.Unit]int{cbr.Contexts: 3, cbr.Rounds: 2}},
+	} {
+		net, err := frontend.CompileWith("spawnloop.pds", src, frontend.Options{MaxThreads: tc.threads})
+		require.NoError(t, err)
+		for _, entry := range engines.All {
+			for _, s := range []split.Strategy{split.Lazy, split.Eager} {
+				name := fmt.Sprintf("%s/%s/%d threads", entry.Name, s, tc.threads)
+				if entry.Name == "seq" && s == split.Eager && tc.threads > 3 {
+					continue // the eager form takes 90 s here (its guesses of every slot's globals), the lazy form 0.2 s
+				}
+				unit := entry.Units[0]
+				r, err := entry.New(engines.Settings{Split: s}).Analyze(context.Background(), net, cbr.Options{Bound: 3, Unit: unit, All: true})
+				require.NoError(t, err, name)
+				require.Equal(t, tc.verdict, r.Verdict, name)
+				require.Equal(t, tc.fewest[unit], r.Contexts(), name)
+				require.Equal(t, 3, r.Complete, name)
+				require.Equal(t, tc.threads, r.ThreadBound, name)
+				require.ErrorIs(t, r.Limit, cbr.ErrThreadBound, name)
+				require.Equal(t, fmt.Sprintf("a start at spawnloop.pds:5:41 would exceed the thread bound of %d threads", tc.threads), r.Reason, name)
+			}
+		}
+	}
+}
+
+// TestThreadBoundThenLimit: a limit that cuts the search off after a
+// start was cut at the thread bound keeps both in the reason, and the
+// coverage its thread bound (the seq engine dropped the thread bound).
+// A BDD node limit stops the run at the same point every time.
+func TestThreadBoundThenLimit(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "spawnloop.pds"))
+	require.NoError(t, err)
+	net, err := frontend.CompileWith("spawnloop.pds", src, frontend.Options{MaxThreads: 3})
+	require.NoError(t, err)
+	e, err := engines.Lookup("seq")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		s            split.Strategy
+		rounds, node int
+	}{{split.Eager, 4, 200000}, {split.Lazy, 12, 100000}} {
+		r, err := e.New(engines.Settings{Split: tc.s}).Analyze(context.Background(), net,
+			cbr.Options{Bound: tc.rounds, Unit: cbr.Rounds, Limits: cbr.Limits{MaxNodes: tc.node}})
+		require.NoError(t, err, tc.s)
+		require.Equal(t, cbr.Unknown, r.Verdict, tc.s)
+		require.ErrorIs(t, r.Limit, cbr.ErrNodeLimit, tc.s)
+		require.Equal(t, 3, r.ThreadBound, tc.s)
+		require.Less(t, r.Complete, tc.rounds, tc.s)
+		require.Equal(t, "BDD node limit reached; a start at spawnloop.pds:5:41 would exceed the thread bound of 3 threads", r.Reason, tc.s)
+	}
 }

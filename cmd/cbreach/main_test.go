@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/stretchr/testify/require"
@@ -139,6 +140,15 @@ func TestCommandLine(t *testing.T) {
 		{"seq-timeout", []string{"--engine", "seq", "--timeout", "1ns", "-k", "2", bt}, exitUnknown},
 		{"seq-max-nodes", []string{"--engine", "seq", "--max-nodes", "2000", "-k", "2", bt}, exitUnknown},
 		{"seq-cuba-target", []string{"--engine", "seq", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitUsage},
+		// Threads started in a loop: the coverage and the fewest counts
+		// assume the thread bound, in every engine.
+		{"thread-bound", []string{"-k", "3", "--max-threads", "3", filepath.Join("testdata", "spawnloop.pds")}, exitUnknown},
+		{"thread-bound-explicit", []string{"--engine", "explicit", "-k", "3", "--max-threads", "3", filepath.Join("testdata", "spawnloop.pds")}, exitUnknown},
+		{"thread-bound-seq", []string{"--engine", "seq", "-k", "3", "--max-threads", "3", filepath.Join("testdata", "spawnloop.pds")}, exitUnknown},
+		{"thread-bound-violation", []string{"--no-trace", "-k", "3", "--max-threads", "5", filepath.Join("testdata", "spawnloop.pds")}, exitViolation},
+		{"thread-bound-all", []string{"--no-trace", "--all", "-k", "3", "--max-threads", "5", filepath.Join("testdata", "spawnloop.pds")}, exitViolation},
+		{"json-thread-bound", []string{"--json", "--no-trace", "-k", "3", "--max-threads", "5", filepath.Join("testdata", "spawnloop.pds")}, exitViolation},
+		{"self-check-thread-bound", []string{"--self-check", "-k", "3", "--max-threads", "3", filepath.Join("testdata", "spawnloop.pds")}, exitUnknown},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,6 +202,24 @@ func TestSelfCheckDisagreement(t *testing.T) {
 	require.NoError(t, err, "run with -update to create the golden files")
 	require.Equal(t, string(want), got)
 	require.Equal(t, exitDisagree, code)
+}
+
+// TestSelfCheckCoverage: engines that agree on the verdict and the
+// sites but not on how far they explored (injected here: the explicit
+// engine says one context fewer complete, as it did on a program that
+// starts threads in a loop) disagree.
+func TestSelfCheckCoverage(t *testing.T) {
+	selfCheckHook = func(engine string, r *cbr.Result) {
+		if engine == "explicit" {
+			r.Complete--
+		}
+	}
+	defer func() { selfCheckHook = nil }()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--self-check", "-k", "3", "--max-threads", "3", filepath.Join("testdata", "spawnloop.pds")}, &out, &errb, false)
+	require.Equal(t, exitDisagree, code, "stdout:\n%s", out.String())
+	require.Contains(t, out.String(), "explicit:  UNKNOWN (a start at testdata/spawnloop.pds:5:41 would exceed the thread bound of 3 threads; complete up to 2 contexts in runs with at most 3 threads)")
+	require.Contains(t, out.String(), "DISAGREE: the engines give different answers")
 }
 
 func TestNormalizeArgs(t *testing.T) {
@@ -249,6 +277,9 @@ func TestAgreement(t *testing.T) {
 		return &cbr.Result{Verdict: cbr.Violation, Violations: []cbr.Found{{Contexts: n, Message: pos}}}
 	}
 	unknown := &cbr.Result{Verdict: cbr.Unknown, Limit: context.DeadlineExceeded}
+	cut := func(complete, threads int) *cbr.Result {
+		return &cbr.Result{Verdict: cbr.Unknown, Limit: cbr.ThreadLimit("e", pds.Pos{}, threads), Complete: complete, ThreadBound: threads}
+	}
 	cases := []struct {
 		name string
 		res  []*cbr.Result
@@ -262,6 +293,9 @@ func TestAgreement(t *testing.T) {
 		{"fewest contexts differ", []*cbr.Result{viol("a", 2), viol("a", 3), viol("a", 2)}, exitDisagree},
 		{"cut-off run found more", []*cbr.Result{safe(), safe(), {Verdict: cbr.Violation, Limit: context.DeadlineExceeded, Violations: []cbr.Found{{Contexts: 1, Message: "b"}}}}, exitDisagree},
 		{"engine error", []*cbr.Result{safe(), safe(), nil}, exitDisagree},
+		{"thread bound alike", []*cbr.Result{cut(3, 3), cut(3, 3), cut(3, 3)}, exitUnknown},
+		{"coverage differs", []*cbr.Result{cut(3, 3), cut(3, 3), cut(2, 3)}, exitDisagree},
+		{"thread bound met by one", []*cbr.Result{cut(3, 3), cut(3, 3), {Verdict: cbr.Safe, Complete: 3}}, exitDisagree},
 	}
 	for _, tc := range cases {
 		var runs []*checkRun
@@ -274,7 +308,8 @@ func TestAgreement(t *testing.T) {
 			}
 			runs = append(runs, cr)
 		}
-		require.Equal(t, tc.want, agreement(runs), tc.name)
+		code, _ := agreement(runs)
+		require.Equal(t, tc.want, code, tc.name)
 	}
 }
 
