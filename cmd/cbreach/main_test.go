@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
+	"github.com/cbreach/cbreach/pds"
 	"github.com/stretchr/testify/require"
 )
 
