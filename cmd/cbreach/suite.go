@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -139,6 +141,14 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", err)
 		return suiteUsage
 	}
+	// The files the table goes to are opened before any task runs, so
+	// that one that cannot be written stops the suite at once.
+	outs, err := openOutputs(&c)
+	if err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		return suiteUsage
+	}
+	defer discardOutputs(outs) // those the suite stops before writing
 	s := suite.Settings{Exe: exe, Engine: c.engine, Split: c.split, Timeout: c.timeout, Figures: c.figures}
 	if c.maxMemory == "" {
 		s.MaxMemory = defaultSuiteMemory(c.jobs, c.slurm)
@@ -202,7 +212,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		}
 		interrupted = ctx.Err() != nil
 	}
-	return finishSuite(&c, rows, interrupted, stdout, stderr)
+	return finishSuite(&c, outs, rows, interrupted, stdout, stderr)
 }
 
 // checkSuiteFlags checks the flags that do not need the tasks.
@@ -306,27 +316,14 @@ func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Set
 }
 
 // finishSuite writes the tables and says the exit status.
-func finishSuite(c *suiteConfig, rows []suite.Row, interrupted bool, stdout, stderr io.Writer) int {
+func finishSuite(c *suiteConfig, outs []*output, rows []suite.Row, interrupted bool, stdout, stderr io.Writer) int {
 	code := suiteOK
-	write := func(file string, f func(io.Writer, []suite.Row) error) {
-		if file == "" {
-			return
-		}
-		out, err := os.Create(file)
-		if err == nil {
-			err = f(out, rows)
-			if cerr := out.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
+	for _, o := range outs {
+		if err := o.finish(rows); err != nil {
 			fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
 			code = suiteUsage
 		}
 	}
-	write(c.md, suite.WriteMarkdown)
-	write(c.csv, suite.WriteCSV)
-	write(c.jsonFile, suite.WriteJSON)
 	if c.json {
 		suite.WriteJSON(stdout, rows)
 	} else {
@@ -351,6 +348,101 @@ func finishSuite(c *suiteConfig, rows []suite.Row, interrupted bool, stdout, std
 		return suiteInternal
 	}
 	return code
+}
+
+// output is a file the table goes to (--md, --csv, --json-file). It is
+// opened when the suite starts, before any task runs, and written when
+// the tasks are done.
+type output struct {
+	flag, path string
+	write      func(io.Writer, []suite.Row) error
+	f          *os.File
+	made       bool // the file did not exist before: removed if the suite stops before writing it
+}
+
+// openOutputs opens the files of --md, --csv and --json-file. A file
+// that cannot be created or written is an error naming its flag, its
+// path and the system's reason; the files opened before it are then
+// discarded.
+func openOutputs(c *suiteConfig) ([]*output, error) {
+	var outs []*output
+	for _, o := range []*output{
+		{flag: "md", path: c.md, write: suite.WriteMarkdown},
+		{flag: "csv", path: c.csv, write: suite.WriteCSV},
+		{flag: "json-file", path: c.jsonFile, write: suite.WriteJSON},
+	} {
+		if o.path == "" {
+			continue
+		}
+		if err := o.open(); err != nil {
+			discardOutputs(outs)
+			return nil, err
+		}
+		outs = append(outs, o)
+	}
+	return outs, nil
+}
+
+// open opens the file for writing, creating it when it does not exist,
+// and leaves an existing file's contents alone until finish.
+func (o *output) open() error {
+	f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	o.made = err == nil
+	if errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(o.path, os.O_WRONLY, 0)
+		if errors.Is(err, fs.ErrNotExist) { // a symbolic link to a file yet to be made
+			f, err = os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE, 0o666)
+		}
+	}
+	if err != nil {
+		return o.errorf(err)
+	}
+	o.f = f
+	return nil
+}
+
+func (o *output) errorf(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("--%s: cannot write %s: %v", o.flag, o.path, err)
+}
+
+// finish writes the table into the file, in place of what it held, and
+// closes it.
+func (o *output) finish(rows []suite.Row) error {
+	f := o.f
+	o.f = nil
+	var err error
+	if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() {
+		err = f.Truncate(0) // nothing was written through f: its offset is 0
+	}
+	if err == nil {
+		err = o.write(f, rows)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return o.errorf(err)
+	}
+	return nil
+}
+
+// discardOutputs closes the files not written yet, and removes those that
+// the suite made.
+func discardOutputs(outs []*output) {
+	for _, o := range outs {
+		if o.f == nil {
+			continue
+		}
+		o.f.Close()
+		o.f = nil
+		if o.made {
+			os.Remove(o.path)
+		}
+	}
 }
 
 // known reports whether the table has an engine of that name.

@@ -193,6 +193,39 @@ func TestSuiteVerdicts(t *testing.T) {
 	require.Equal(t, 2, code)
 }
 
+// TestSuiteOutputsChecked: an output file that cannot be written stops
+// the suite at once, before any task runs (exit 2, no table, the path and
+// the system's reason on standard error); a file the suite made for
+// another output is removed again, and an existing one keeps its
+// contents.
+func TestSuiteOutputsChecked(t *testing.T) {
+	dir := t.TempDir()
+	// A task that runs to its time limit, were it run.
+	writeTask(t, dir, "slow.yml", "testdata/limits/threads1000.pds", "expected_verdict: true", "  contexts: 6\n")
+	files := t.TempDir()
+	kept, made := filepath.Join(files, "kept.md"), filepath.Join(files, "made.md")
+	require.NoError(t, os.WriteFile(kept, []byte("an earlier table\n"), 0o644))
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--csv", "/nonexistent/x.csv"}, "--csv: cannot write /nonexistent/x.csv: no such file or directory"},
+		{[]string{"--md", kept, "--csv", filepath.Join(files, "no-dir", "t.csv")}, "--csv: cannot write " + filepath.Join(files, "no-dir", "t.csv") + ": no such file or directory"},
+		{[]string{"--md", made, "--json-file", files}, "--json-file: cannot write " + files + ": is a directory"},
+	} {
+		start := time.Now()
+		out, stderr, code := runSuiteCmd(t, append([]string{"--jobs", "1", "--timeout", "60s"}, append(tc.args, dir)...)...)
+		require.Equal(t, 2, code, stderr)
+		require.Less(t, time.Since(start), 15*time.Second, "a task ran")
+		require.Empty(t, out)
+		require.Equal(t, "cbreach suite: "+tc.msg+"\n", stderr)
+	}
+	b, err := os.ReadFile(kept)
+	require.NoError(t, err)
+	require.Equal(t, "an earlier table\n", string(b))
+	require.NoFileExists(t, made)
+}
+
 // TestSuiteFigures: with --figures each row carries its run's work figures
 // from cbreach's JSON, for every engine, and the further options of a
 // task reach cbreach (--all explores the whole bound: every level has
@@ -388,6 +421,8 @@ func TestSuiteProgressAndFiles(t *testing.T) {
 
 	files := t.TempDir()
 	md, csv, js := filepath.Join(files, "t.md"), filepath.Join(files, "t.csv"), filepath.Join(files, "t.json")
+	// An earlier, longer table is replaced whole.
+	require.NoError(t, os.WriteFile(md, bytes.Repeat([]byte("an earlier table\n"), 100), 0o644))
 	stdout.Reset()
 	stderr.Reset()
 	require.Equal(t, 0, runSuite(context.Background(), []string{"--md", md, "--csv", csv, "--json-file", js, dir}, &stdout, &stderr, false))
