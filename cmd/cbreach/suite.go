@@ -25,12 +25,16 @@ import (
 
 // Exit status of cbreach suite.
 const (
-	suiteOK          = 0 // no verdict is wrong
+	suiteOK          = 0 // no verdict is wrong, no task failed
 	suiteWrong       = 1 // a verdict is wrong
-	suiteUsage       = 2 // bad usage or a malformed task file
+	suiteUsage       = 2 // bad usage, a malformed task file, an output that cannot be written; or, after the table, a task that failed (status failed)
 	suiteInterrupted = 3 // interrupted (Ctrl-C); the finished results are kept
 	suiteInternal    = 4 // a task's trace failed its replay (an internal inconsistency), nothing wrong
 )
+
+// When several apply, the exit status is the first of: 1 a wrong verdict,
+// 3 interrupted, 4 an internal inconsistency, 2 a failed task or an
+// output not written, 0.
 
 type suiteConfig struct {
 	jobs       int
@@ -42,6 +46,7 @@ type suiteConfig struct {
 	csv        string
 	md         string
 	jsonFile   string
+	allowFail  bool
 	figures    bool
 	slurm      bool
 	slurmDir   string
@@ -80,9 +85,13 @@ Flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
-Exit status: 0 no verdict is wrong, 1 a verdict is wrong, 2 bad usage or a
-malformed task file, 3 interrupted (the finished results are kept, the
+Exit status: 0 no verdict is wrong and no task failed, 1 a verdict is
+wrong, 2 bad usage, a malformed task file or an output file that cannot
+be written (then nothing runs), or a task that failed (status failed,
+after every other task ran and the table was printed; not with
+--allow-failed), 3 interrupted (the finished results are kept, the
 others are cancelled), 4 a task's result failed its internal check.
+When several apply, the first of 1, 3, 4, 2 is the status.
 `)
 }
 
@@ -100,6 +109,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.StringVar(&c.md, "md", "", "also write the table as Markdown to `FILE`")
 	fs.StringVar(&c.csv, "csv", "", "also write the table as CSV to `FILE`")
 	fs.StringVar(&c.jsonFile, "json-file", "", "also write the table as JSON to `FILE`")
+	fs.BoolVar(&c.allowFail, "allow-failed", false, "tasks that failed (status failed: the program does not parse, cbreach crashed, ...) leave the exit status 0 rather than 2")
 	fs.BoolVar(&c.figures, "figures", false, "add each task's work figures (view tuples, post* calls and steps, states, peak BDD nodes, the analysis time) to its JSON row")
 	fs.BoolVar(&c.slurm, "slurm", false, "run the tasks as one Slurm job array (sbatch), wait for it and collect the results")
 	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs and the results, on a filesystem the nodes share (default cbreach-slurm/ and the date and time)")
@@ -183,7 +193,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		jobs = append(jobs, suite.Prepare(t, s))
 	}
 	if bad > 0 {
-		fmt.Fprintf(stderr, "cbreach suite: %d malformed task files; nothing was run\n", bad)
+		fmt.Fprintf(stderr, "cbreach suite: %s; nothing was run\n", plural(bad, "malformed task file"))
 		return suiteUsage
 	}
 
@@ -339,6 +349,9 @@ func finishSuite(c *suiteConfig, outs []*output, rows []suite.Row, interrupted b
 			internal = true
 		}
 	}
+	if sum.Failed > 0 {
+		fmt.Fprintf(stderr, "cbreach suite: %d of %s failed (status failed; the message says why)\n", sum.Failed, plural(len(rows), "task"))
+	}
 	switch {
 	case sum.Wrong() > 0:
 		return suiteWrong
@@ -346,6 +359,8 @@ func finishSuite(c *suiteConfig, outs []*output, rows []suite.Row, interrupted b
 		return suiteInterrupted
 	case internal:
 		return suiteInternal
+	case sum.Failed > 0 && !c.allowFail:
+		return suiteUsage
 	}
 	return code
 }

@@ -137,9 +137,10 @@ func writeTask(t *testing.T, dir, name, input, verdict, options string) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
 }
 
-// TestSuiteVerdicts: wrong verdicts count as wrong (exit 1, scored), a
-// bound whose unit does not fit the engine fails in its row, the flags
-// override the options, a malformed task stops the suite (exit 2).
+// TestSuiteVerdicts: wrong verdicts count as wrong (exit 1, scored, and
+// ahead of the failed task), a bound whose unit does not fit the engine
+// fails in its row, the flags override the options, a malformed task
+// stops the suite (exit 2).
 func TestSuiteVerdicts(t *testing.T) {
 	dir := t.TempDir()
 	bt := "../../examples/bluetooth.pds"
@@ -149,6 +150,7 @@ func TestSuiteVerdicts(t *testing.T) {
 	writeTask(t, dir, "d-right.yml", bt, "expected_verdict: true", "  engine: cbr\n  split: eager\n  contexts: 3\n")
 	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "60s", dir)
 	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, "cbreach suite: 1 of 4 tasks failed (status failed; the message says why)\n")
 	rep := readReport(t, out)
 	require.Len(t, rep.Tasks, 4)
 	get := func(i int) *suite.Row { return &rep.Tasks[i] }
@@ -182,7 +184,7 @@ func TestSuiteVerdicts(t *testing.T) {
 	require.Empty(t, out)
 	require.Contains(t, stderr, "e-bad.yml:5: warning: unknown key \"extra\" (ignored)")
 	require.Contains(t, stderr, "e-bad.yml:3: properties: want a list of properties")
-	require.Contains(t, stderr, "1 malformed task files; nothing was run")
+	require.Contains(t, stderr, "cbreach suite: 1 malformed task file; nothing was run")
 
 	_, stderr, code = runSuiteCmd(t, "--jobs", "0", dir)
 	require.Equal(t, 2, code, stderr)
@@ -224,6 +226,39 @@ func TestSuiteOutputsChecked(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "an earlier table\n", string(b))
 	require.NoFileExists(t, made)
+}
+
+// TestSuiteFailedTask: a task whose program does not parse fails in its
+// row while the others run; the table has both rows, a line on standard
+// error counts the failure, and the exit status is 2 (0 with
+// --allow-failed, 1 when a verdict is wrong too).
+func TestSuiteFailedTask(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.pds")
+	require.NoError(t, os.WriteFile(broken, []byte("this is not a program\n"), 0o644))
+	writeTask(t, dir, "a-broken.yml", broken, "expected_verdict: true", "  contexts: 2\n")
+	writeTask(t, dir, "b-good.yml", "../../examples/recursion.pds", "expected_verdict: false\n    expected_bound: 2", "  contexts: 2\n")
+	out, stderr, code := runSuiteCmd(t, "--jobs", "1", "--timeout", "60s", dir)
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, out, "a-broken.yml | cbr lazy | 2 contexts | true | unknown | unknown |  |  | failed |")
+	require.Contains(t, out, "| cbreach refused the task: ")
+	require.Contains(t, out, "b-good.yml | cbr lazy | 2 contexts | false | false | correct | 2 | 2 (matches) | done |")
+	require.Contains(t, out, "2 tasks: 1 correct (0 true, 1 false), 0 wrong (0 true, 0 false), 1 unknown (1 failed, 0 cancelled); score 1")
+	require.Equal(t, "cbreach suite: 1 of 2 tasks failed (status failed; the message says why)\n", stderr)
+
+	out, stderr, code = runSuiteCmd(t, "--json", "--allow-failed", "--jobs", "1", "--timeout", "60s", dir)
+	require.Equal(t, 0, code, stderr)
+	rep := readReport(t, out)
+	require.Len(t, rep.Tasks, 2)
+	require.Equal(t, suite.StatusFailed, rep.Tasks[0].Status)
+	require.Equal(t, "correct", rep.Tasks[1].Outcome())
+	require.Contains(t, stderr, "1 of 2 tasks failed")
+
+	// A wrong verdict comes first: exit status 1.
+	writeTask(t, dir, "c-wrong.yml", "../../examples/recursion.pds", "expected_verdict: true", "  contexts: 2\n")
+	_, stderr, code = runSuiteCmd(t, "--jobs", "1", "--timeout", "60s", dir)
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, "1 of 3 tasks failed")
 }
 
 // TestSuiteFigures: with --figures each row carries its run's work figures
@@ -318,7 +353,8 @@ func TestSuiteCUBA(t *testing.T) {
 	writeTask(t, dir, "bt12-k3-cuba.yml", sys("Bluetooth1-12"), "expected_verdict: false\n    expected_bound: 3", "  split: eager\n  contexts: 3\n")
 	writeTask(t, dir, "bt12-seq-cuba.yml", sys("Bluetooth1-12"), "expected_verdict: false", "  engine: seq\n  rounds: 3\n")
 	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "60s", dir)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 2, code, stderr) // the seq task failed
+	require.Contains(t, stderr, "1 of 4 tasks failed")
 	rep := readReport(t, out)
 	var outcomes []string
 	for _, r := range rep.Tasks {
@@ -406,17 +442,18 @@ func TestSuiteSlurm(t *testing.T) {
 // TestSuiteProgressAndFiles runs the command in this process on tasks
 // that fail before they start (their bound does not fit the engine), so
 // that no task process is needed: the progress line shows only on a
-// terminal, and --md, --csv and --json-file write the table.
+// terminal, the failed tasks make exit status 2 but with --allow-failed,
+// and --md, --csv and --json-file write the table.
 func TestSuiteProgressAndFiles(t *testing.T) {
 	dir := t.TempDir()
 	bt := "../../examples/bluetooth.pds"
 	writeTask(t, dir, "a.yml", bt, "expected_verdict: true", "  rounds: 1\n")
 	writeTask(t, dir, "b.yml", bt, "expected_verdict: true", "  engine: seq\n  contexts: 1\n")
 	var stdout, stderr bytes.Buffer
-	require.Equal(t, 0, runSuite(context.Background(), []string{"--jobs", "1", dir}, &stdout, &stderr, true))
+	require.Equal(t, 2, runSuite(context.Background(), []string{"--jobs", "1", dir}, &stdout, &stderr, true))
 	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 0 done, 1 running, 1 remaining, 0 wrong")
 	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 2 done, 0 running, 0 remaining, 0 wrong")
-	require.True(t, strings.HasSuffix(stderr.String(), "\r\033[K"), "%q", stderr.String())
+	require.True(t, strings.HasSuffix(stderr.String(), "\r\033[Kcbreach suite: 2 of 2 tasks failed (status failed; the message says why)\n"), "%q", stderr.String())
 	require.Contains(t, stdout.String(), "2 tasks: 0 correct (0 true, 0 false), 0 wrong (0 true, 0 false), 2 unknown (2 failed, 0 cancelled); score 0")
 
 	files := t.TempDir()
@@ -425,8 +462,8 @@ func TestSuiteProgressAndFiles(t *testing.T) {
 	require.NoError(t, os.WriteFile(md, bytes.Repeat([]byte("an earlier table\n"), 100), 0o644))
 	stdout.Reset()
 	stderr.Reset()
-	require.Equal(t, 0, runSuite(context.Background(), []string{"--md", md, "--csv", csv, "--json-file", js, dir}, &stdout, &stderr, false))
-	require.Empty(t, stderr.String())
+	require.Equal(t, 0, runSuite(context.Background(), []string{"--allow-failed", "--md", md, "--csv", csv, "--json-file", js, dir}, &stdout, &stderr, false))
+	require.Equal(t, "cbreach suite: 2 of 2 tasks failed (status failed; the message says why)\n", stderr.String())
 	b, err := os.ReadFile(md)
 	require.NoError(t, err)
 	require.Equal(t, stdout.String(), string(b))
