@@ -112,7 +112,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.BoolVar(&c.allowFail, "allow-failed", false, "tasks that failed (status failed: the program does not parse, cbreach crashed, ...) leave the exit status 0 rather than 2")
 	fs.BoolVar(&c.figures, "figures", false, "add each task's work figures (view tuples, post* calls and steps, states, peak BDD nodes, the analysis time) to its JSON row")
 	fs.BoolVar(&c.slurm, "slurm", false, "run the tasks as one Slurm job array (sbatch), wait for it and collect the results")
-	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs and the results, on a filesystem the nodes share (default cbreach-slurm/ and the date and time)")
+	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs, the results and the logs, on a filesystem the nodes share (default a new cbreach-slurm-DATE-TIME-N beside the first of --md, --csv, --json-file, or else in $TMPDIR or /tmp)")
 	fs.StringVar(&c.partition, "slurm-partition", "", "Slurm: submit to `PARTITION`")
 	fs.StringVar(&c.slurmArgs, "slurm-args", "", "Slurm: more sbatch `OPTIONS`, written on one #SBATCH line (e.g. '--account=x --qos=y')")
 	fs.IntVar(&c.chunk, "slurm-chunk", 1, "Slurm: `N` tasks per array element, run one after the other")
@@ -277,16 +277,38 @@ func defaultSuiteMemory(jobs int, slurm bool) int64 {
 	return total * 4 / 3 / int64(jobs)
 }
 
+// slurmDir is the absolute path of a Slurm run's directory: --slurm-dir
+// when given; or else a new directory cbreach-slurm-DATE-TIME-N (made
+// here, N making it new) beside the first of the --md, --csv and
+// --json-file files, which is where the user keeps this run's results;
+// or else in the system's temporary directory ($TMPDIR, or /tmp). On a
+// cluster of several nodes the directory must be on a filesystem the
+// nodes share, which /tmp seldom is: the documentation says to give
+// --slurm-dir or an output file there.
+func slurmDir(c *suiteConfig, now time.Time) (string, error) {
+	if c.slurmDir != "" {
+		return filepath.Abs(c.slurmDir)
+	}
+	parent := os.TempDir()
+	for _, f := range []string{c.md, c.csv, c.jsonFile} {
+		if f != "" {
+			parent = filepath.Dir(f)
+			break
+		}
+	}
+	dir, err := os.MkdirTemp(parent, "cbreach-slurm-"+now.Format("20060102-150405")+"-")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(dir)
+}
+
 // runSlurm writes the script, submits it, waits and collects the rows; it
 // returns nil rows and an exit status when there is nothing to show.
 func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Settings, stdout, stderr io.Writer, tty bool) ([]suite.Row, int) {
-	dir := c.slurmDir
-	if dir == "" {
-		dir = filepath.Join("cbreach-slurm", time.Now().Format("20060102-150405"))
-	}
-	dir, err := filepath.Abs(dir)
+	dir, err := slurmDir(c, time.Now())
 	if err != nil {
-		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		fmt.Fprintf(stderr, "cbreach suite: the Slurm directory: %v\n", err)
 		return nil, suiteUsage
 	}
 	sl := &suite.Slurm{Dir: dir, Partition: c.partition, Args: c.slurmArgs, Chunk: c.chunk, CPUs: c.cpus, Poll: c.poll}
@@ -299,6 +321,7 @@ func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Set
 		fmt.Fprintln(stdout, script)
 		return nil, suiteOK
 	}
+	fmt.Fprintf(stderr, "cbreach suite: Slurm directory %s (the script, jobs.json, results/, and logs/ with each array element's output)\n", dir)
 	id, err := suite.Submit(ctx, script)
 	if err != nil {
 		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)

@@ -414,6 +414,7 @@ func TestSuiteSlurm(t *testing.T) {
 	slurm, stderr, code := runSuiteCmd(t, "--json", "--slurm", "--timeout", "60s", "--max-memory", "1GiB", "--slurm-dir", dir,
 		"--slurm-chunk", "2", "--slurm-poll", "1s", "--slurm-args", "--comment=cbreach-test", examplesTasks)
 	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "cbreach suite: Slurm directory "+dir+" (")
 	require.Contains(t, stderr, "submitted job")
 	lrep, srep := readReport(t, local), readReport(t, slurm)
 	require.Equal(t, withoutMeasures(lrep.Tasks), withoutMeasures(srep.Tasks))
@@ -437,6 +438,76 @@ func TestSuiteSlurm(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, filepath.Join(script2, "suite.sbatch")+"\n", out)
 	require.FileExists(t, filepath.Join(script2, "jobs.json"))
+}
+
+// TestSuiteSlurmDir: the directory of a Slurm run is --slurm-dir, or a
+// new one beside the first output file, or in $TMPDIR; never in the
+// working directory.
+func TestSuiteSlurmDir(t *testing.T) {
+	bin := cbreachBinary(t) // before TMPDIR and the working directory change
+	tasks, err := filepath.Abs(examplesTasks)
+	require.NoError(t, err)
+	tmp, work := t.TempDir(), t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Chdir(work)
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	prefix := "cbreach-slurm-20260304-050607-"
+
+	dir, err := slurmDir(&suiteConfig{slurmDir: "mine"}, now)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(work, "mine"), dir)
+	require.NoDirExists(t, dir) // WriteScript makes it
+
+	dir, err = slurmDir(&suiteConfig{}, now)
+	require.NoError(t, err)
+	require.Equal(t, tmp, filepath.Dir(dir))
+	require.True(t, strings.HasPrefix(filepath.Base(dir), prefix), dir)
+	require.DirExists(t, dir)
+	again, err := slurmDir(&suiteConfig{}, now)
+	require.NoError(t, err)
+	require.NotEqual(t, dir, again) // a new one each run
+
+	out, other := t.TempDir(), t.TempDir()
+	for _, c := range []suiteConfig{
+		{csv: filepath.Join(out, "r.csv")},
+		{md: filepath.Join(out, "r.md"), csv: filepath.Join(other, "r.csv"), jsonFile: filepath.Join(other, "r.json")},
+		{jsonFile: filepath.Join(out, "r.json")},
+	} {
+		dir, err = slurmDir(&c, now)
+		require.NoError(t, err)
+		require.Equal(t, out, filepath.Dir(dir), "%+v", c)
+		require.True(t, strings.HasPrefix(filepath.Base(dir), prefix), dir)
+	}
+	// A relative output: the directory is still absolute.
+	require.NoError(t, os.Mkdir(filepath.Join(work, "res"), 0o755))
+	dir, err = slurmDir(&suiteConfig{csv: "res/r.csv"}, now)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(work, "res"), filepath.Dir(dir))
+
+	_, err = slurmDir(&suiteConfig{csv: filepath.Join(out, "no-dir", "r.csv")}, now)
+	require.Error(t, err)
+
+	entries, err := os.ReadDir(work)
+	require.NoError(t, err)
+	require.Len(t, entries, 1) // res/ only
+
+	// The command, without Slurm: --slurm-script-only writes the
+	// directory in $TMPDIR, not in the working directory.
+	tmp2, work2 := t.TempDir(), t.TempDir()
+	cmd := exec.Command(bin, "suite", "--slurm", "--slurm-script-only", tasks)
+	cmd.Dir = work2
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp2)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), stderr.String())
+	script := strings.TrimSuffix(stdout.String(), "\n")
+	require.Equal(t, suite.ScriptFile, filepath.Base(script))
+	require.Equal(t, tmp2, filepath.Dir(filepath.Dir(script)))
+	require.True(t, strings.HasPrefix(filepath.Base(filepath.Dir(script)), "cbreach-slurm-"), script)
+	require.FileExists(t, filepath.Join(filepath.Dir(script), "jobs.json"))
+	entries, err = os.ReadDir(work2)
+	require.NoError(t, err)
+	require.Empty(t, entries)
 }
 
 // TestSuiteProgressAndFiles runs the command in this process on tasks
