@@ -23,7 +23,9 @@ import (
 // The task reader, the runs, the scoring and the tables are in package
 // internal/suite.
 
-// Exit status of cbreach suite.
+// Exit status of cbreach suite. When several apply, the status is the
+// first of 1 (a wrong verdict), 3 (interrupted), 4 (an internal
+// inconsistency) and 2 (a failed task, an output not written).
 const (
 	suiteOK          = 0 // no verdict is wrong, no task failed
 	suiteWrong       = 1 // a verdict is wrong
@@ -31,10 +33,6 @@ const (
 	suiteInterrupted = 3 // interrupted (Ctrl-C); the finished results are kept
 	suiteInternal    = 4 // a task's trace failed its replay (an internal inconsistency), nothing wrong
 )
-
-// When several apply, the exit status is the first of: 1 a wrong verdict,
-// 3 interrupted, 4 an internal inconsistency, 2 a failed task or an
-// output not written, 0.
 
 type suiteConfig struct {
 	jobs       int
@@ -109,7 +107,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.StringVar(&c.md, "md", "", "also write the table as Markdown to `FILE`")
 	fs.StringVar(&c.csv, "csv", "", "also write the table as CSV to `FILE`")
 	fs.StringVar(&c.jsonFile, "json-file", "", "also write the table as JSON to `FILE`")
-	fs.BoolVar(&c.allowFail, "allow-failed", false, "tasks that failed (status failed: the program does not parse, cbreach crashed, ...) leave the exit status 0 rather than 2")
+	fs.BoolVar(&c.allowFail, "allow-failed", false, "tasks that failed (status failed: the program does not parse, cbreach crashed, ...) do not make the exit status 2")
 	fs.BoolVar(&c.figures, "figures", false, "add each task's work figures (view tuples, post* calls and steps, states, peak BDD nodes, the analysis time) to its JSON row")
 	fs.BoolVar(&c.slurm, "slurm", false, "run the tasks as one Slurm job array (sbatch), wait for it and collect the results")
 	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs, the results and the logs, on a filesystem the nodes share (default a new cbreach-slurm-DATE-TIME-N beside the first of --md, --csv, --json-file, or else in $TMPDIR or /tmp)")
