@@ -154,7 +154,9 @@ type suiteRow struct {
 // Cancelling ctx interrupts the suite, which keeps the finished rows.
 func runSuite(ctx context.Context, s Suite, dir string, files []string, timeout time.Duration, log io.Writer) (map[string]*suiteRow, error) {
 	report := filepath.Join(dir, "suite.json")
-	args := []string{"suite", "--figures", "--json-file", report, "--timeout", timeout.String()}
+	// --allow-failed: a failed row is an experiment's error, which the
+	// harness reports (fromRow), so that exit status 2 stays a refusal.
+	args := []string{"suite", "--figures", "--allow-failed", "--json-file", report, "--timeout", timeout.String()}
 	if s.Slurm {
 		args = append(args, "--slurm")
 		if !slices.ContainsFunc(s.Args, func(a string) bool { return strings.HasPrefix(a, "--slurm-dir") }) {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,11 +23,13 @@ import (
 // The task reader, the runs, the scoring and the tables are in package
 // internal/suite.
 
-// Exit status of cbreach suite.
+// Exit status of cbreach suite. When several apply, the status is the
+// first of 1 (a wrong verdict), 3 (interrupted), 4 (an internal
+// inconsistency) and 2 (a failed task, an output not written).
 const (
-	suiteOK          = 0 // no verdict is wrong
+	suiteOK          = 0 // no verdict is wrong, no task failed
 	suiteWrong       = 1 // a verdict is wrong
-	suiteUsage       = 2 // bad usage or a malformed task file
+	suiteUsage       = 2 // bad usage, a malformed task file, an output that cannot be written; or, after the table, a task that failed (status failed)
 	suiteInterrupted = 3 // interrupted (Ctrl-C); the finished results are kept
 	suiteInternal    = 4 // a task's trace failed its replay (an internal inconsistency), nothing wrong
 )
@@ -40,6 +44,7 @@ type suiteConfig struct {
 	csv        string
 	md         string
 	jsonFile   string
+	allowFail  bool
 	figures    bool
 	slurm      bool
 	slurmDir   string
@@ -78,9 +83,13 @@ Flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
-Exit status: 0 no verdict is wrong, 1 a verdict is wrong, 2 bad usage or a
-malformed task file, 3 interrupted (the finished results are kept, the
+Exit status: 0 no verdict is wrong and no task failed, 1 a verdict is
+wrong, 2 bad usage, a malformed task file or an output file that cannot
+be written (then nothing runs), or a task that failed (status failed,
+after every other task ran and the table was printed; not with
+--allow-failed), 3 interrupted (the finished results are kept, the
 others are cancelled), 4 a task's result failed its internal check.
+When several apply, the first of 1, 3, 4, 2 is the status.
 `)
 }
 
@@ -98,9 +107,10 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.StringVar(&c.md, "md", "", "also write the table as Markdown to `FILE`")
 	fs.StringVar(&c.csv, "csv", "", "also write the table as CSV to `FILE`")
 	fs.StringVar(&c.jsonFile, "json-file", "", "also write the table as JSON to `FILE`")
+	fs.BoolVar(&c.allowFail, "allow-failed", false, "tasks that failed (status failed: the program does not parse, cbreach crashed, ...) do not make the exit status 2")
 	fs.BoolVar(&c.figures, "figures", false, "add each task's work figures (view tuples, post* calls and steps, states, peak BDD nodes, the analysis time) to its JSON row")
 	fs.BoolVar(&c.slurm, "slurm", false, "run the tasks as one Slurm job array (sbatch), wait for it and collect the results")
-	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs and the results, on a filesystem the nodes share (default cbreach-slurm/ and the date and time)")
+	fs.StringVar(&c.slurmDir, "slurm-dir", "", "Slurm: the `DIR` of the script, the jobs, the results and the logs, on a filesystem the nodes share (default a new cbreach-slurm-DATE-TIME-N beside the first of --md, --csv, --json-file, or else in $TMPDIR or /tmp)")
 	fs.StringVar(&c.partition, "slurm-partition", "", "Slurm: submit to `PARTITION`")
 	fs.StringVar(&c.slurmArgs, "slurm-args", "", "Slurm: more sbatch `OPTIONS`, written on one #SBATCH line (e.g. '--account=x --qos=y')")
 	fs.IntVar(&c.chunk, "slurm-chunk", 1, "Slurm: `N` tasks per array element, run one after the other")
@@ -139,6 +149,14 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", err)
 		return suiteUsage
 	}
+	// The files the table goes to are opened before any task runs, so
+	// that one that cannot be written stops the suite at once.
+	outs, err := openOutputs(&c)
+	if err != nil {
+		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		return suiteUsage
+	}
+	defer discardOutputs(outs) // those the suite stops before writing
 	s := suite.Settings{Exe: exe, Engine: c.engine, Split: c.split, Timeout: c.timeout, Figures: c.figures}
 	if c.maxMemory == "" {
 		s.MaxMemory = defaultSuiteMemory(c.jobs, c.slurm)
@@ -173,7 +191,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		jobs = append(jobs, suite.Prepare(t, s))
 	}
 	if bad > 0 {
-		fmt.Fprintf(stderr, "cbreach suite: %d malformed task files; nothing was run\n", bad)
+		fmt.Fprintf(stderr, "cbreach suite: %s; nothing was run\n", plural(bad, "malformed task file"))
 		return suiteUsage
 	}
 
@@ -202,7 +220,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		}
 		interrupted = ctx.Err() != nil
 	}
-	return finishSuite(&c, rows, interrupted, stdout, stderr)
+	return finishSuite(&c, outs, rows, interrupted, stdout, stderr)
 }
 
 // checkSuiteFlags checks the flags that do not need the tasks.
@@ -257,16 +275,38 @@ func defaultSuiteMemory(jobs int, slurm bool) int64 {
 	return total * 4 / 3 / int64(jobs)
 }
 
+// slurmDir is the absolute path of a Slurm run's directory: --slurm-dir
+// when given; or else a new directory cbreach-slurm-DATE-TIME-N (made
+// here, N making it new) beside the first of the --md, --csv and
+// --json-file files, which is where the user keeps this run's results;
+// or else in the system's temporary directory ($TMPDIR, or /tmp). On a
+// cluster of several nodes the directory must be on a filesystem the
+// nodes share, which /tmp seldom is: the documentation says to give
+// --slurm-dir or an output file there.
+func slurmDir(c *suiteConfig, now time.Time) (string, error) {
+	if c.slurmDir != "" {
+		return filepath.Abs(c.slurmDir)
+	}
+	parent := os.TempDir()
+	for _, f := range []string{c.md, c.csv, c.jsonFile} {
+		if f != "" {
+			parent = filepath.Dir(f)
+			break
+		}
+	}
+	dir, err := os.MkdirTemp(parent, "cbreach-slurm-"+now.Format("20060102-150405")+"-")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(dir)
+}
+
 // runSlurm writes the script, submits it, waits and collects the rows; it
 // returns nil rows and an exit status when there is nothing to show.
 func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Settings, stdout, stderr io.Writer, tty bool) ([]suite.Row, int) {
-	dir := c.slurmDir
-	if dir == "" {
-		dir = filepath.Join("cbreach-slurm", time.Now().Format("20060102-150405"))
-	}
-	dir, err := filepath.Abs(dir)
+	dir, err := slurmDir(c, time.Now())
 	if err != nil {
-		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
+		fmt.Fprintf(stderr, "cbreach suite: the Slurm directory: %v\n", err)
 		return nil, suiteUsage
 	}
 	sl := &suite.Slurm{Dir: dir, Partition: c.partition, Args: c.slurmArgs, Chunk: c.chunk, CPUs: c.cpus, Poll: c.poll}
@@ -279,6 +319,7 @@ func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Set
 		fmt.Fprintln(stdout, script)
 		return nil, suiteOK
 	}
+	fmt.Fprintf(stderr, "cbreach suite: Slurm directory %s (the script, jobs.json, results/, and logs/ with each array element's output)\n", dir)
 	id, err := suite.Submit(ctx, script)
 	if err != nil {
 		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
@@ -306,27 +347,14 @@ func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Set
 }
 
 // finishSuite writes the tables and says the exit status.
-func finishSuite(c *suiteConfig, rows []suite.Row, interrupted bool, stdout, stderr io.Writer) int {
+func finishSuite(c *suiteConfig, outs []*output, rows []suite.Row, interrupted bool, stdout, stderr io.Writer) int {
 	code := suiteOK
-	write := func(file string, f func(io.Writer, []suite.Row) error) {
-		if file == "" {
-			return
-		}
-		out, err := os.Create(file)
-		if err == nil {
-			err = f(out, rows)
-			if cerr := out.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
+	for _, o := range outs {
+		if err := o.finish(rows); err != nil {
 			fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
 			code = suiteUsage
 		}
 	}
-	write(c.md, suite.WriteMarkdown)
-	write(c.csv, suite.WriteCSV)
-	write(c.jsonFile, suite.WriteJSON)
 	if c.json {
 		suite.WriteJSON(stdout, rows)
 	} else {
@@ -342,6 +370,9 @@ func finishSuite(c *suiteConfig, rows []suite.Row, interrupted bool, stdout, std
 			internal = true
 		}
 	}
+	if sum.Failed > 0 {
+		fmt.Fprintf(stderr, "cbreach suite: %d of %s failed (status failed; the message says why)\n", sum.Failed, plural(len(rows), "task"))
+	}
 	switch {
 	case sum.Wrong() > 0:
 		return suiteWrong
@@ -349,8 +380,105 @@ func finishSuite(c *suiteConfig, rows []suite.Row, interrupted bool, stdout, std
 		return suiteInterrupted
 	case internal:
 		return suiteInternal
+	case sum.Failed > 0 && !c.allowFail:
+		return suiteUsage
 	}
 	return code
+}
+
+// output is a file the table goes to (--md, --csv, --json-file). It is
+// opened when the suite starts, before any task runs, and written when
+// the tasks are done.
+type output struct {
+	flag, path string
+	write      func(io.Writer, []suite.Row) error
+	f          *os.File
+	made       bool // the file did not exist before: removed if the suite stops before writing it
+}
+
+// openOutputs opens the files of --md, --csv and --json-file. A file
+// that cannot be created or written is an error naming its flag, its
+// path and the system's reason; the files opened before it are then
+// discarded.
+func openOutputs(c *suiteConfig) ([]*output, error) {
+	var outs []*output
+	for _, o := range []*output{
+		{flag: "md", path: c.md, write: suite.WriteMarkdown},
+		{flag: "csv", path: c.csv, write: suite.WriteCSV},
+		{flag: "json-file", path: c.jsonFile, write: suite.WriteJSON},
+	} {
+		if o.path == "" {
+			continue
+		}
+		if err := o.open(); err != nil {
+			discardOutputs(outs)
+			return nil, err
+		}
+		outs = append(outs, o)
+	}
+	return outs, nil
+}
+
+// open opens the file for writing, creating it when it does not exist,
+// and leaves an existing file's contents alone until finish.
+func (o *output) open() error {
+	f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	o.made = err == nil
+	if errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(o.path, os.O_WRONLY, 0)
+		if errors.Is(err, fs.ErrNotExist) { // a symbolic link to a file yet to be made
+			f, err = os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE, 0o666)
+		}
+	}
+	if err != nil {
+		return o.errorf(err)
+	}
+	o.f = f
+	return nil
+}
+
+func (o *output) errorf(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("--%s: cannot write %s: %v", o.flag, o.path, err)
+}
+
+// finish writes the table into the file, in place of what it held, and
+// closes it.
+func (o *output) finish(rows []suite.Row) error {
+	f := o.f
+	o.f = nil
+	var err error
+	if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() {
+		err = f.Truncate(0) // nothing was written through f: its offset is 0
+	}
+	if err == nil {
+		err = o.write(f, rows)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return o.errorf(err)
+	}
+	return nil
+}
+
+// discardOutputs closes the files not written yet, and removes those that
+// the suite made.
+func discardOutputs(outs []*output) {
+	for _, o := range outs {
+		if o.f == nil {
+			continue
+		}
+		o.f.Close()
+		o.f = nil
+		if o.made {
+			os.Remove(o.path)
+		}
+	}
 }
 
 // known reports whether the table has an engine of that name.

@@ -137,9 +137,10 @@ func writeTask(t *testing.T, dir, name, input, verdict, options string) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
 }
 
-// TestSuiteVerdicts: wrong verdicts count as wrong (exit 1, scored), a
-// bound whose unit does not fit the engine fails in its row, the flags
-// override the options, a malformed task stops the suite (exit 2).
+// TestSuiteVerdicts: wrong verdicts count as wrong (exit 1, scored, and
+// ahead of the failed task), a bound whose unit does not fit the engine
+// fails in its row, the flags override the options, a malformed task
+// stops the suite (exit 2).
 func TestSuiteVerdicts(t *testing.T) {
 	dir := t.TempDir()
 	bt := "../../examples/bluetooth.pds"
@@ -149,6 +150,7 @@ func TestSuiteVerdicts(t *testing.T) {
 	writeTask(t, dir, "d-right.yml", bt, "expected_verdict: true", "  engine: cbr\n  split: eager\n  contexts: 3\n")
 	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "60s", dir)
 	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, "cbreach suite: 1 of 4 tasks failed (status failed; the message says why)\n")
 	rep := readReport(t, out)
 	require.Len(t, rep.Tasks, 4)
 	get := func(i int) *suite.Row { return &rep.Tasks[i] }
@@ -182,7 +184,7 @@ func TestSuiteVerdicts(t *testing.T) {
 	require.Empty(t, out)
 	require.Contains(t, stderr, "e-bad.yml:5: warning: unknown key \"extra\" (ignored)")
 	require.Contains(t, stderr, "e-bad.yml:3: properties: want a list of properties")
-	require.Contains(t, stderr, "1 malformed task files; nothing was run")
+	require.Contains(t, stderr, "cbreach suite: 1 malformed task file; nothing was run")
 
 	_, stderr, code = runSuiteCmd(t, "--jobs", "0", dir)
 	require.Equal(t, 2, code, stderr)
@@ -191,6 +193,72 @@ func TestSuiteVerdicts(t *testing.T) {
 	require.Contains(t, stderr, "--slurm-chunk goes with --slurm")
 	_, _, code = runSuiteCmd(t)
 	require.Equal(t, 2, code)
+}
+
+// TestSuiteOutputsChecked: an output file that cannot be written stops
+// the suite at once, before any task runs (exit 2, no table, the path and
+// the system's reason on standard error); a file the suite made for
+// another output is removed again, and an existing one keeps its
+// contents.
+func TestSuiteOutputsChecked(t *testing.T) {
+	dir := t.TempDir()
+	// A task that runs to its time limit, were it run.
+	writeTask(t, dir, "slow.yml", "testdata/limits/threads1000.pds", "expected_verdict: true", "  contexts: 6\n")
+	files := t.TempDir()
+	kept, made := filepath.Join(files, "kept.md"), filepath.Join(files, "made.md")
+	require.NoError(t, os.WriteFile(kept, []byte("an earlier table\n"), 0o644))
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--csv", "/nonexistent/x.csv"}, "--csv: cannot write /nonexistent/x.csv: no such file or directory"},
+		{[]string{"--md", kept, "--csv", filepath.Join(files, "no-dir", "t.csv")}, "--csv: cannot write " + filepath.Join(files, "no-dir", "t.csv") + ": no such file or directory"},
+		{[]string{"--md", made, "--json-file", files}, "--json-file: cannot write " + files + ": is a directory"},
+	} {
+		start := time.Now()
+		out, stderr, code := runSuiteCmd(t, append([]string{"--jobs", "1", "--timeout", "60s"}, append(tc.args, dir)...)...)
+		require.Equal(t, 2, code, stderr)
+		require.Less(t, time.Since(start), 15*time.Second, "a task ran")
+		require.Empty(t, out)
+		require.Equal(t, "cbreach suite: "+tc.msg+"\n", stderr)
+	}
+	b, err := os.ReadFile(kept)
+	require.NoError(t, err)
+	require.Equal(t, "an earlier table\n", string(b))
+	require.NoFileExists(t, made)
+}
+
+// TestSuiteFailedTask: a task whose program does not parse fails in its
+// row while the others run; the table has both rows, a line on standard
+// error counts the failure, and the exit status is 2 (0 with
+// --allow-failed, 1 when a verdict is wrong too).
+func TestSuiteFailedTask(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.pds")
+	require.NoError(t, os.WriteFile(broken, []byte("this is not a program\n"), 0o644))
+	writeTask(t, dir, "a-broken.yml", broken, "expected_verdict: true", "  contexts: 2\n")
+	writeTask(t, dir, "b-good.yml", "../../examples/recursion.pds", "expected_verdict: false\n    expected_bound: 2", "  contexts: 2\n")
+	out, stderr, code := runSuiteCmd(t, "--jobs", "1", "--timeout", "60s", dir)
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, out, "a-broken.yml | cbr lazy | 2 contexts | true | unknown | unknown |  |  | failed |")
+	require.Contains(t, out, "| cbreach refused the task: ")
+	require.Contains(t, out, "b-good.yml | cbr lazy | 2 contexts | false | false | correct | 2 | 2 (matches) | done |")
+	require.Contains(t, out, "2 tasks: 1 correct (0 true, 1 false), 0 wrong (0 true, 0 false), 1 unknown (1 failed, 0 cancelled); score 1")
+	require.Equal(t, "cbreach suite: 1 of 2 tasks failed (status failed; the message says why)\n", stderr)
+
+	out, stderr, code = runSuiteCmd(t, "--json", "--allow-failed", "--jobs", "1", "--timeout", "60s", dir)
+	require.Equal(t, 0, code, stderr)
+	rep := readReport(t, out)
+	require.Len(t, rep.Tasks, 2)
+	require.Equal(t, suite.StatusFailed, rep.Tasks[0].Status)
+	require.Equal(t, "correct", rep.Tasks[1].Outcome())
+	require.Contains(t, stderr, "1 of 2 tasks failed")
+
+	// A wrong verdict comes first: exit status 1.
+	writeTask(t, dir, "c-wrong.yml", "../../examples/recursion.pds", "expected_verdict: true", "  contexts: 2\n")
+	_, stderr, code = runSuiteCmd(t, "--jobs", "1", "--timeout", "60s", dir)
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, "1 of 3 tasks failed")
 }
 
 // TestSuiteFigures: with --figures each row carries its run's work figures
@@ -285,7 +353,8 @@ func TestSuiteCUBA(t *testing.T) {
 	writeTask(t, dir, "bt12-k3-cuba.yml", sys("Bluetooth1-12"), "expected_verdict: false\n    expected_bound: 3", "  split: eager\n  contexts: 3\n")
 	writeTask(t, dir, "bt12-seq-cuba.yml", sys("Bluetooth1-12"), "expected_verdict: false", "  engine: seq\n  rounds: 3\n")
 	out, stderr, code := runSuiteCmd(t, "--json", "--timeout", "60s", dir)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 2, code, stderr) // the seq task failed
+	require.Contains(t, stderr, "1 of 4 tasks failed")
 	rep := readReport(t, out)
 	var outcomes []string
 	for _, r := range rep.Tasks {
@@ -345,6 +414,7 @@ func TestSuiteSlurm(t *testing.T) {
 	slurm, stderr, code := runSuiteCmd(t, "--json", "--slurm", "--timeout", "60s", "--max-memory", "1GiB", "--slurm-dir", dir,
 		"--slurm-chunk", "2", "--slurm-poll", "1s", "--slurm-args", "--comment=cbreach-test", examplesTasks)
 	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "cbreach suite: Slurm directory "+dir+" (")
 	require.Contains(t, stderr, "submitted job")
 	lrep, srep := readReport(t, local), readReport(t, slurm)
 	require.Equal(t, withoutMeasures(lrep.Tasks), withoutMeasures(srep.Tasks))
@@ -370,28 +440,101 @@ func TestSuiteSlurm(t *testing.T) {
 	require.FileExists(t, filepath.Join(script2, "jobs.json"))
 }
 
+// TestSuiteSlurmDir: the directory of a Slurm run is --slurm-dir, or a
+// new one beside the first output file, or in $TMPDIR; never in the
+// working directory.
+func TestSuiteSlurmDir(t *testing.T) {
+	bin := cbreachBinary(t) // before TMPDIR and the working directory change
+	tasks, err := filepath.Abs(examplesTasks)
+	require.NoError(t, err)
+	tmp, work := t.TempDir(), t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Chdir(work)
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	prefix := "cbreach-slurm-20260304-050607-"
+
+	dir, err := slurmDir(&suiteConfig{slurmDir: "mine"}, now)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(work, "mine"), dir)
+	require.NoDirExists(t, dir) // WriteScript makes it
+
+	dir, err = slurmDir(&suiteConfig{}, now)
+	require.NoError(t, err)
+	require.Equal(t, tmp, filepath.Dir(dir))
+	require.True(t, strings.HasPrefix(filepath.Base(dir), prefix), dir)
+	require.DirExists(t, dir)
+	again, err := slurmDir(&suiteConfig{}, now)
+	require.NoError(t, err)
+	require.NotEqual(t, dir, again) // a new one each run
+
+	out, other := t.TempDir(), t.TempDir()
+	for _, c := range []suiteConfig{
+		{csv: filepath.Join(out, "r.csv")},
+		{md: filepath.Join(out, "r.md"), csv: filepath.Join(other, "r.csv"), jsonFile: filepath.Join(other, "r.json")},
+		{jsonFile: filepath.Join(out, "r.json")},
+	} {
+		dir, err = slurmDir(&c, now)
+		require.NoError(t, err)
+		require.Equal(t, out, filepath.Dir(dir), "%+v", c)
+		require.True(t, strings.HasPrefix(filepath.Base(dir), prefix), dir)
+	}
+	// A relative output: the directory is still absolute.
+	require.NoError(t, os.Mkdir(filepath.Join(work, "res"), 0o755))
+	dir, err = slurmDir(&suiteConfig{csv: "res/r.csv"}, now)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(work, "res"), filepath.Dir(dir))
+
+	_, err = slurmDir(&suiteConfig{csv: filepath.Join(out, "no-dir", "r.csv")}, now)
+	require.Error(t, err)
+
+	entries, err := os.ReadDir(work)
+	require.NoError(t, err)
+	require.Len(t, entries, 1) // res/ only
+
+	// The command, without Slurm: --slurm-script-only writes the
+	// directory in $TMPDIR, not in the working directory.
+	tmp2, work2 := t.TempDir(), t.TempDir()
+	cmd := exec.Command(bin, "suite", "--slurm", "--slurm-script-only", tasks)
+	cmd.Dir = work2
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp2)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), stderr.String())
+	script := strings.TrimSuffix(stdout.String(), "\n")
+	require.Equal(t, suite.ScriptFile, filepath.Base(script))
+	require.Equal(t, tmp2, filepath.Dir(filepath.Dir(script)))
+	require.True(t, strings.HasPrefix(filepath.Base(filepath.Dir(script)), "cbreach-slurm-"), script)
+	require.FileExists(t, filepath.Join(filepath.Dir(script), "jobs.json"))
+	entries, err = os.ReadDir(work2)
+	require.NoError(t, err)
+	require.Empty(t, entries)
+}
+
 // TestSuiteProgressAndFiles runs the command in this process on tasks
 // that fail before they start (their bound does not fit the engine), so
 // that no task process is needed: the progress line shows only on a
-// terminal, and --md, --csv and --json-file write the table.
+// terminal, the failed tasks make exit status 2 but with --allow-failed,
+// and --md, --csv and --json-file write the table.
 func TestSuiteProgressAndFiles(t *testing.T) {
 	dir := t.TempDir()
 	bt := "../../examples/bluetooth.pds"
 	writeTask(t, dir, "a.yml", bt, "expected_verdict: true", "  rounds: 1\n")
 	writeTask(t, dir, "b.yml", bt, "expected_verdict: true", "  engine: seq\n  contexts: 1\n")
 	var stdout, stderr bytes.Buffer
-	require.Equal(t, 0, runSuite(context.Background(), []string{"--jobs", "1", dir}, &stdout, &stderr, true))
+	require.Equal(t, 2, runSuite(context.Background(), []string{"--jobs", "1", dir}, &stdout, &stderr, true))
 	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 0 done, 1 running, 1 remaining, 0 wrong")
 	require.Contains(t, stderr.String(), "\r\033[Kcbreach suite: 2 done, 0 running, 0 remaining, 0 wrong")
-	require.True(t, strings.HasSuffix(stderr.String(), "\r\033[K"), "%q", stderr.String())
+	require.True(t, strings.HasSuffix(stderr.String(), "\r\033[Kcbreach suite: 2 of 2 tasks failed (status failed; the message says why)\n"), "%q", stderr.String())
 	require.Contains(t, stdout.String(), "2 tasks: 0 correct (0 true, 0 false), 0 wrong (0 true, 0 false), 2 unknown (2 failed, 0 cancelled); score 0")
 
 	files := t.TempDir()
 	md, csv, js := filepath.Join(files, "t.md"), filepath.Join(files, "t.csv"), filepath.Join(files, "t.json")
+	// An earlier, longer table is replaced whole.
+	require.NoError(t, os.WriteFile(md, bytes.Repeat([]byte("an earlier table\n"), 100), 0o644))
 	stdout.Reset()
 	stderr.Reset()
-	require.Equal(t, 0, runSuite(context.Background(), []string{"--md", md, "--csv", csv, "--json-file", js, dir}, &stdout, &stderr, false))
-	require.Empty(t, stderr.String())
+	require.Equal(t, 0, runSuite(context.Background(), []string{"--allow-failed", "--md", md, "--csv", csv, "--json-file", js, dir}, &stdout, &stderr, false))
+	require.Equal(t, "cbreach suite: 2 of 2 tasks failed (status failed; the message says why)\n", stderr.String())
 	b, err := os.ReadFile(md)
 	require.NoError(t, err)
 	require.Equal(t, stdout.String(), string(b))
