@@ -33,6 +33,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -197,7 +198,7 @@ func (c *config) finish(stdout, stderr io.Writer, in *input, res *cbr.Result, er
 	report(stdout, in, c, res)
 	for _, v := range res.Violations {
 		if v.TraceErr != nil && !cbr.IsLimit(v.TraceErr) {
-			fmt.Fprintf(stderr, "cbreach: internal error: the trace of %s failed its check: %v\n", describe(v, res.Unit), v.TraceErr)
+			fmt.Fprintf(stderr, "cbreach: internal error: the trace of %s failed its check: %v\n", tracefmt.Describe(v, res.Unit), v.TraceErr)
 			return exitInternal
 		}
 	}
