@@ -47,7 +47,7 @@ func (p *Printer) WriteDOT(w io.Writer, name string, f cbr.Found) error {
 	}
 	var b strings.Builder
 	who := Starters(tr)
-	fmt.Fprintf(&b, "// %s\n", strings.Join(strings.Fields(Describe(f, p.unit)), " "))
+	fmt.Fprintf(&b, "// %s\n", strings.Join(strings.Fields(strings.ToValidUTF8(Describe(f, p.unit), "\uFFFD")), " "))
 	fmt.Fprintf(&b, "digraph %s {\n", quoted(name))
 	b.WriteString("  graph [newrank=true, nodesep=0.3, ranksep=0.35, fontname=\"Helvetica\"];\n")
 	b.WriteString("  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n")
