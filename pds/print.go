@@ -8,26 +8,48 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 )
 
-// field is a named view of some bits of one copy, for printing.
-type field struct {
-	name string
+// Field is a variable of a relation, named for printing: a global or a
+// local in one of its copies, or the return register
+// (GlobalField, LocalField, RetField; FormatFields).
+type Field struct {
+	Name string
+	Type Type
 	vec  bdd.Vec
-	typ  Type
 	refs []bdd.Ref
 }
 
 // MaxPrintedAssignments bounds how many assignments a printed relation lists.
 const MaxPrintedAssignments = 16
 
-func (n *Network) globalField(g *Global, c int) field {
+// GlobalField is global g in copy c, printed as name.
+func (n *Network) GlobalField(g *Global, c int, name string) Field {
+	return Field{Name: name, vec: n.GlobalVec(g, c), Type: g.Type, refs: []bdd.Ref{{Var: g.Var, Copy: c}}}
+}
+
+// LocalField is local l in copy c of the local block, printed as name.
+func (n *Network) LocalField(l *Local, c int, name string) Field {
+	var refs []bdd.Ref
+	for i := 0; i < l.Type.Bits; i++ {
+		refs = append(refs, bdd.Ref{Var: n.LocalBits[l.Block[i]], Copy: c})
+	}
+	return Field{Name: name, vec: n.LocalVec(l, c), Type: l.Type, refs: refs}
+}
+
+// RetField is the return register, as wide as the widest result type,
+// printed as name.
+func (n *Network) RetField(name string) Field {
+	return Field{Name: name, vec: n.M.Vec(bdd.Ref{Var: n.RetVar}), Type: IntType(n.RetBits), refs: []bdd.Ref{{Var: n.RetVar}}}
+}
+
+func (n *Network) globalField(g *Global, c int) Field {
 	name := g.Name
 	if c == GNext {
 		name += "'"
 	}
-	return field{name: name, vec: n.GlobalVec(g, c), typ: g.Type, refs: []bdd.Ref{{Var: g.Var, Copy: c}}}
+	return n.GlobalField(g, c, name)
 }
 
-func (n *Network) localField(l *Local, c int) field {
+func (n *Network) localField(l *Local, c int) Field {
 	name := l.Name
 	switch c {
 	case LNext:
@@ -35,11 +57,7 @@ func (n *Network) localField(l *Local, c int) field {
 	case LSaved:
 		name = l.Proc.Name + "." + l.Name + "''"
 	}
-	var refs []bdd.Ref
-	for i := 0; i < l.Type.Bits; i++ {
-		refs = append(refs, bdd.Ref{Var: n.LocalBits[l.Block[i]], Copy: c})
-	}
-	return field{name: name, vec: n.LocalVec(l, c), typ: l.Type, refs: refs}
+	return n.LocalField(l, c, name)
 }
 
 // FormatRelation renders a relation readably and deterministically: first
@@ -50,19 +68,19 @@ func (n *Network) localField(l *Local, c int) field {
 // relation has none).
 func (n *Network) FormatRelation(rel bdd.Node, cur, next, saved *Proc, ret bool) string {
 	m := n.M
-	var pending []field
-	var pairs [][2]field
+	var pending []Field
+	var pairs [][2]Field
 	for _, g := range n.Globals {
-		pairs = append(pairs, [2]field{n.globalField(g, GCur), n.globalField(g, GNext)})
+		pairs = append(pairs, [2]Field{n.globalField(g, GCur), n.globalField(g, GNext)})
 	}
 	if cur != nil && next == cur {
 		for _, l := range cur.Locals {
-			pairs = append(pairs, [2]field{n.localField(l, LCur), n.localField(l, LNext)})
+			pairs = append(pairs, [2]Field{n.localField(l, LCur), n.localField(l, LNext)})
 		}
 	}
 	if cur != nil && saved == cur {
 		for _, l := range cur.Locals {
-			pairs = append(pairs, [2]field{n.localField(l, LCur), n.localField(l, LSaved)})
+			pairs = append(pairs, [2]Field{n.localField(l, LCur), n.localField(l, LSaved)})
 		}
 	}
 	factored := map[string]bool{}
@@ -71,11 +89,11 @@ func (n *Network) FormatRelation(rel bdd.Node, cur, next, saved *Proc, ret bool)
 		q := m.Exists(rel, m.Set(pr[1].refs...))
 		if m.And(q, eq).Equal(rel) {
 			rel = q
-			factored[pr[1].name] = true
+			factored[pr[1].Name] = true
 		}
 	}
-	add := func(f field) {
-		if factored[f.name] {
+	add := func(f Field) {
+		if factored[f.Name] {
 			return
 		}
 		pending = append(pending, f)
@@ -89,7 +107,7 @@ func (n *Network) FormatRelation(rel bdd.Node, cur, next, saved *Proc, ret bool)
 		}
 	}
 	if ret {
-		pending = append(pending, field{name: "ret", vec: n.M.Vec(bdd.Ref{Var: n.RetVar}), typ: IntType(n.RetBits), refs: []bdd.Ref{{Var: n.RetVar}}})
+		pending = append(pending, n.RetField("ret"))
 	}
 	for _, g := range n.Globals {
 		add(n.globalField(g, GNext))
@@ -104,13 +122,26 @@ func (n *Network) FormatRelation(rel bdd.Node, cur, next, saved *Proc, ret bool)
 			add(n.localField(l, LSaved))
 		}
 	}
-	// Keep only the fields the residual relation depends on.
+	return strings.Join(n.FormatFields(rel, pending), " | ")
+}
+
+// FormatFields lists the assignments of a relation to those of the
+// fields its support mentions (the others, and every variable that is
+// not a field, projected away), in ascending order of the fields' values,
+// as "x=1 y=true": at most MaxPrintedAssignments of them, and then one
+// more line, "... (N assignments)", with their exact number (counted, not
+// enumerated). A false relation is the one line "false"; one that
+// mentions none of the fields, "true". FormatRelation and the automata's
+// DOT (package symauto) print relations with it.
+func (n *Network) FormatFields(rel bdd.Node, fields []Field) []string {
+	m := n.M
+	// Keep only the fields the relation depends on.
 	support := map[bdd.Ref]bool{}
 	for _, r := range m.Support(rel) {
 		support[r] = true
 	}
-	var fs []field
-	for _, f := range pending {
+	var fs []Field
+	for _, f := range fields {
 		for _, r := range f.refs {
 			if support[r] {
 				fs = append(fs, f)
@@ -120,9 +151,9 @@ func (n *Network) FormatRelation(rel bdd.Node, cur, next, saved *Proc, ret bool)
 	}
 	switch {
 	case rel.IsFalse():
-		return "false"
+		return []string{"false"}
 	case len(fs) == 0:
-		return "true"
+		return []string{"true"}
 	}
 	vecs := make([]bdd.Vec, len(fs))
 	for i, f := range fs {
@@ -132,23 +163,22 @@ func (n *Network) FormatRelation(rel bdd.Node, cur, next, saved *Proc, ret bool)
 	m.Enumerate(rel, vecs, func(vals []uint64) bool {
 		parts := make([]string, len(fs))
 		for i, f := range fs {
-			parts[i] = f.name + "=" + f.typ.Format(vals[i])
+			parts[i] = f.Name + "=" + f.Type.Format(vals[i])
 		}
 		alts = append(alts, strings.Join(parts, " "))
 		return len(alts) <= MaxPrintedAssignments
 	})
-	s := strings.Join(alts[:min(len(alts), MaxPrintedAssignments)], " | ")
-	if len(alts) > MaxPrintedAssignments {
-		// Counted, not enumerated: a relation over many copies of the
-		// globals (the sequential networks of package cbr/seq) has far
-		// too many assignments to list one at a time.
-		var refs []bdd.Ref
-		for _, f := range fs {
-			refs = append(refs, f.refs...)
-		}
-		s += fmt.Sprintf(" | ... (%s assignments)", m.SatCount(rel, refs...))
+	if len(alts) <= MaxPrintedAssignments {
+		return alts
 	}
-	return s
+	// Counted, not enumerated: a relation over many copies of the
+	// globals (the sequential networks of package cbr/seq) has far too
+	// many assignments to list one at a time.
+	var refs []bdd.Ref
+	for _, f := range fs {
+		refs = append(refs, f.refs...)
+	}
+	return append(alts[:MaxPrintedAssignments], fmt.Sprintf("... (%s assignments)", m.SatCount(rel, refs...)))
 }
 
 // Print writes the network in a deterministic, readable form: globals,

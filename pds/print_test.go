@@ -128,3 +128,37 @@ func TestFormatRelationWide(t *testing.T) {
 	require.True(t, strings.HasSuffix(got, " | ... (6277101735386680763495507056286727952638980837032266301440 assignments)"), got)
 	require.Equal(t, pds.MaxPrintedAssignments, strings.Count(got, "|"), got)
 }
+
+// TestFormatFields: a relation printed over fields named by the caller,
+// in any copy: only the fields it mentions, one assignment a line, and
+// beyond MaxPrintedAssignments their number.
+func TestFormatFields(t *testing.T) {
+	n, x, b, y := formatNet(t)
+	m := n.M
+	xv, xn := n.GlobalVec(x, pds.GCur), n.GlobalVec(x, pds.GNext)
+	fields := []pds.Field{n.GlobalField(x, pds.GCur, "x"), n.GlobalField(b, pds.GCur, "b"),
+		n.GlobalField(x, pds.GNext, "x@2"), n.LocalField(y, pds.LNext, "p.y@1"), n.RetField("r")}
+	tests := []struct {
+		name string
+		rel  bdd.Node
+		want []string
+	}{
+		{"false", m.False(), []string{"false"}},
+		{"true", m.True(), []string{"true"}},
+		{"not a field", m.Eq(n.LocalVec(y, pds.LCur), m.ConstVec(1, 1)), []string{"true"}},
+		{"two copies", m.And(m.Eq(xn, m.Add(xv, m.ConstVec(1, 2))), m.Eq(xv, m.ConstVec(1, 2))), []string{"x=1 x@2=2"}},
+		{"local and ret", m.And(m.Eq(n.LocalVec(y, pds.LNext), m.ConstVec(1, 1)), m.Eq(n.RetVec(2), m.ConstVec(3, 2))), []string{"p.y@1=1 r=3"}},
+		{"bool", m.Eq(n.GlobalVec(b, pds.GCur), m.ConstVec(0, 1)), []string{"b=false"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, n.FormatFields(tc.rel, fields))
+		})
+	}
+	// x = x@2 with r = 0 (4 assignments), or x != x@2 with any r (12*4).
+	many := m.Or(m.And(m.Eq(xv, xn), m.Eq(n.RetVec(2), m.ConstVec(0, 2))), m.Ne(xv, xn))
+	got := n.FormatFields(many, fields)
+	require.Len(t, got, pds.MaxPrintedAssignments+1)
+	require.Equal(t, "x=0 x@2=0 r=0", got[0])
+	require.Equal(t, "... (52 assignments)", got[len(got)-1])
+}

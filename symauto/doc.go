@@ -90,7 +90,20 @@
 // (1)); [Auto.Canonical] and [Auto.Hash] let the driver recognise identical
 // tuples (both are kept with the automaton until it changes, and Equal
 // answers at once for one pointer). For tests and tools: [Auto.Contains], [Auto.Enumerate] (explicit
-// configurations up to a depth), [Auto.Dump] and [Auto.WriteDOT].
+// configurations up to a depth), [Auto.Dump] and [Auto.WriteDOT] (below).
+//
+// # Drawing
+//
+// [Auto.WriteDOT] writes an automaton as it is in Graphviz's DOT
+// language, for people debugging post* or a splitter: a node per state
+// (p marked initial, s final), an edge per transition labelled with its
+// stack symbol, the size of its BDD and its relation printed as
+// --print-rules prints a rule's (pds.Network.FormatFields: the first
+// pds.MaxPrintedAssignments assignments, then their number) over the
+// copies named x, x@e, x@l, x@s for the globals' G, Ge, Gl, Gs and y,
+// y@e, f.y@l for the locals' L, Le, Ll. It is library API only; the
+// command line draws traces (--dot), not automata. Render with
+// "dot -Tsvg view.dot".
 //
 // # Witnesses
 //

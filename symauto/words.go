@@ -195,21 +195,5 @@ func (a *Auto) Dump(w io.Writer) error {
 	return err
 }
 
-// WriteDOT writes the automaton in Graphviz's DOT language.
-func (a *Auto) WriteDOT(w io.Writer) error {
-	var b strings.Builder
-	b.WriteString("digraph view {\n  rankdir=LR;\n  node [shape=circle];\n  s [shape=doublecircle];\n")
-	for _, t := range a.Transitions() {
-		lbl := "ε"
-		if t.Label != nil {
-			lbl = t.Label.Name
-		}
-		fmt.Fprintf(&b, "  %q -> %q [label=%q];\n", a.stateString(t.From), a.stateString(t.To), fmt.Sprintf("%s [%d]", lbl, a.sp.M.Size(a.labels[t])))
-	}
-	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
 // GlobalsAre returns G == vals (by Global.Index).
 func (sp *Space) GlobalsAre(vals []uint64) bdd.Node { return sp.globalsAre(vals) }

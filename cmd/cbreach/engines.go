@@ -65,7 +65,7 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 	}
 	c.entry = entry
 	if c.engine.selfCheck {
-		for _, f := range []string{"engine", "split", "json", "reach-tops", "per-bound", "unbounded", "print-rules"} {
+		for _, f := range []string{"engine", "split", "json", "dot", "reach-tops", "per-bound", "unbounded", "print-rules"} {
 			if fs.Changed(f) {
 				return fmt.Errorf("--%s does not go with --self-check, which runs every engine", f)
 			}

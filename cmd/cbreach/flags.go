@@ -49,6 +49,7 @@ type config struct {
 
 	engine engineFlags // --engine and the explicit engine's flags (engines.go)
 	trace  traceFlags  // --trace, --no-trace (trace.go)
+	dot    string      // --dot FILE (dot.go)
 
 	cpuProfile string // --cpuprofile FILE
 
@@ -152,6 +153,7 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.BoolVar(&c.trace.full, "trace", false, "print every step of each violation's trace, with the statements, globals and stacks")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	fs.BoolVar(&c.trace.off, "no-trace", false, "do not build traces (they keep the view tuples of the search alive and cost a post* per context)")
+	fs.StringVar(&c.dot, "dot", "", "write the first violation's trace (every violation's with --all, a digraph each) as a message-sequence chart in Graphviz's DOT to `FILE`, - for standard output (the report then goes to standard error); render it with dot -Tsvg FILE. With no violation to draw, FILE holds an empty graph and a note on standard error says so; not with --no-trace")
 	addEngineFlags(fs, &c.engine)
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	return fs
@@ -236,6 +238,9 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 		return cbr.Options{}, errors.New("--per-bound needs a bound: give -k instead of --unbounded")
 	case c.trace.full && c.trace.off:
 		return cbr.Options{}, errors.New("--trace and --no-trace exclude each other")
+	}
+	if err := c.checkDot(fs.Changed("dot")); err != nil {
+		return cbr.Options{}, err
 	}
 	if c.memory, err = parseSize(c.maxMemory); err != nil {
 		return cbr.Options{}, fmt.Errorf("--max-memory: %v", err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/frontend/bp"
 	"github.com/cbreach/cbreach/frontend/cuba"
@@ -22,7 +23,7 @@ type input struct {
 	net     *pds.Network
 	cuba    bool
 	targets []pds.Target
-	src     *source // the input's text, for the statements of traces
+	src     *tracefmt.Source // the input's text, for the statements of traces
 }
 
 // load compiles the input, under ctx and the memory limit: a .pds
@@ -35,7 +36,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	if err != nil {
 		return in, err
 	}
-	in.src = newSource(file, src)
+	in.src = tracefmt.NewSource(file, src)
 	if c.bp || !c.cuba && strings.EqualFold(filepath.Ext(file), ".bp") {
 		return loadBP(ctx, in, file, src, c)
 	}

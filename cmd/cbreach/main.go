@@ -16,8 +16,8 @@
 // engine takes (flags.go), looks the engine up in the table of package
 // cbr/engines, runs it and reports (output.go, one report for every
 // engine; engines.go holds what is shown per engine). input.go reads the
-// program, trace.go prints traces, selfcheck.go runs --self-check,
-// suite.go runs task suites.
+// program, trace.go prints traces, dot.go draws them (--dot),
+// selfcheck.go runs --self-check, suite.go runs task suites.
 package main
 
 import (
@@ -33,6 +33,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -152,19 +153,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return c.fail(stdout, stderr, exitUsage, err.Error())
 	}
 	defer release()
+	dot, err := c.openDot(stdout) // dot.go
+	if err != nil {
+		return c.fail(stdout, stderr, exitUsage, err.Error())
+	}
+	if dot == nil {
+		code, _, _ = c.check(ctx, stdout, stderr, opts, tty)
+		return code
+	}
+	report := stdout
+	if c.dot == dotStdout {
+		report = stderr // the chart takes standard output, the report goes to standard error
+	}
+	code, in, res := c.check(ctx, report, stderr, opts, tty)
+	return dot.finish(stderr, in, c, res, code)
+}
+
+// check loads the input and analyses it with the chosen engine (or
+// prints it, or runs --self-check), reports, and returns the exit status
+// with the input and the result (nil when nothing was analysed).
+func (c *config) check(ctx context.Context, stdout, stderr io.Writer, opts cbr.Options, tty bool) (int, *input, *cbr.Result) {
 	in, err := load(ctx, c.file, c)
 	if err != nil {
-		return c.loadFailed(stdout, stderr, in, opts, err)
+		return c.loadFailed(stdout, stderr, in, opts, err), in, nil
 	}
 	if c.printRules {
-		return c.print(ctx, stdout, stderr, in)
+		return c.print(ctx, stdout, stderr, in), in, nil
 	}
 	if err := c.checkInput(in); err != nil {
-		return c.fail(stdout, stderr, exitUsage, "cbreach: "+err.Error())
+		return c.fail(stdout, stderr, exitUsage, "cbreach: "+err.Error()), in, nil
 	}
 	opts.Targets = in.targets
 	if c.engine.selfCheck {
-		return selfCheck(ctx, stdout, in.net, c, opts)
+		return selfCheck(ctx, stdout, in.net, c, opts), in, nil
 	}
 	if tty && !c.json && !c.quiet {
 		opts.OnProgress = throttled(stderr, c.show().progress, opts.Unit)
@@ -173,7 +194,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if opts.OnProgress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	return c.finish(stdout, stderr, in, res, err)
+	return c.finish(stdout, stderr, in, res, err), in, res
 }
 
 // finish reports a run and returns its exit status. An engine returns no
@@ -197,7 +218,7 @@ func (c *config) finish(stdout, stderr io.Writer, in *input, res *cbr.Result, er
 	report(stdout, in, c, res)
 	for _, v := range res.Violations {
 		if v.TraceErr != nil && !cbr.IsLimit(v.TraceErr) {
-			fmt.Fprintf(stderr, "cbreach: internal error: the trace of %s failed its check: %v\n", describe(v, res.Unit), v.TraceErr)
+			fmt.Fprintf(stderr, "cbreach: internal error: the trace of %s failed its check: %v\n", tracefmt.Describe(v, res.Unit), v.TraceErr)
 			return exitInternal
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -61,7 +62,7 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 			if i > 0 && !c.all {
 				break
 			}
-			fmt.Fprintf(b, "VIOLATION %s%s\n", describe(v, r.Unit), inRuns(r))
+			fmt.Fprintf(b, "VIOLATION %s%s\n", tracefmt.Describe(v, r.Unit), inRuns(r))
 			tr.write(b, c, v)
 		}
 		if c.all && r.Limit != nil {
@@ -171,27 +172,6 @@ func levelTime(r *cbr.Result, j int) string {
 		return fmt.Sprintf(", complete at %.3fs", r.Stats.LevelTime[j].Seconds())
 	}
 	return ""
-}
-
-// describe says a violation and its fewest units: "first reached with 3
-// contexts", or "first reached within 2 rounds".
-func describe(v cbr.Found, u cbr.Unit) string {
-	with := "with"
-	if u == cbr.Rounds {
-		with = "within"
-	}
-	if v.Target != nil {
-		return fmt.Sprintf("target %s (%s) first reached %s %s", v.Message, v.Pos, with, units(v.Contexts, u))
-	}
-	what, msg := "assertion failed", v.Message
-	if v.Kind == pds.Bounds {
-		what = "index out of range"
-		msg = strings.TrimPrefix(msg, what+": ")
-	}
-	if msg != "" {
-		msg = ": " + msg
-	}
-	return fmt.Sprintf("%s at %s in thread %d (procedure %s)%s, first reached %s %s", what, v.Pos, v.Thread, v.Proc, msg, with, units(v.Contexts, u))
 }
 
 // writeJSON writes the result of any engine as one schema.Output.

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
@@ -25,51 +25,14 @@ func init() {
 	longFlags = append(longFlags, "trace", "no-trace")
 }
 
-// source holds the input's lines, to show the statement of a step.
-type source struct {
-	file  string
-	lines []string
-}
-
-func newSource(file string, src []byte) *source {
-	return &source{file: file, lines: strings.Split(string(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))), "\n")}
-}
-
-// stmt returns the source text at a position of the input: the line from
-// the position's column, trimmed; "" when the position is elsewhere.
-func (s *source) stmt(p pds.Pos) string {
-	if s == nil || p.File != s.file || p.Line < 1 || p.Line > len(s.lines) {
-		return ""
-	}
-	line := s.lines[p.Line-1]
-	if p.Col >= 1 && p.Col <= len(line) {
-		line = line[p.Col-1:]
-	}
-	line = strings.TrimSpace(line)
-	// A simple statement ends at its semicolon; a compound one (if,
-	// while, atomic) is shown to the end of the line.
-	for _, kw := range []string{"if", "while", "atomic", "else"} {
-		if strings.HasPrefix(line, kw) {
-			return line
-		}
-	}
-	if i := strings.IndexByte(line, ';'); i >= 0 {
-		line = line[:i+1]
-	}
-	return line
-}
-
-// tracer prints the traces of one run.
+// tracer prints the traces of one run, in the words of package
+// cbr/tracefmt.
 type tracer struct {
+	*tracefmt.Printer
 	// net is the network the engine ran, which its traces name
 	// (cbr.Result.Net): with thread slots for the symbolic engines, the
 	// program's own for the explicit one.
-	net *pds.Network
-	src *source
-	// user is the number of threads the program starts with; higher
-	// thread numbers are slots of threads created by a start.
-	user int
-	cuba bool // print stacks as CUBA's stack symbols
+	net  *pds.Network
 	unit cbr.Unit
 }
 
@@ -81,126 +44,9 @@ func newTracer(in *input, r *cbr.Result) *tracer {
 	if run == nil {
 		run = in.net
 	}
-	t := &tracer{net: run, src: in.src, cuba: in.cuba, unit: r.Unit}
-	for _, th := range run.Threads {
-		if !th.Slot {
-			t.user++
-		}
-	}
-	return t
+	return &tracer{Printer: tracefmt.New(run, tracefmt.Options{Source: in.src, Unit: r.Unit, CUBAStacks: in.cuba}), net: run, unit: r.Unit}
 }
 
-// initBy names the initialisation whose final states are the initial
-// configurations (Getafix's init), or "".
-func (t *tracer) initBy() string {
-	if ig := t.net.InitGlobals; ig != nil {
-		return ig.By
-	}
-	return ""
-}
-
-// globals prints the visible globals of a configuration.
-func (t *tracer) globals(c explicit.Config) string {
-	var gs []string
-	for i, v := range c.Globals {
-		g := t.net.Globals[i]
-		if !g.Hidden {
-			gs = append(gs, g.Name+"="+g.Type.Format(v))
-		}
-	}
-	if len(gs) == 0 {
-		return "(no globals)"
-	}
-	return strings.Join(gs, " ")
-}
-
-// stack prints one thread's stack, bottom first; a thread slot not yet
-// started is "not started".
-func (t *tracer) stack(c explicit.Config, th int) string {
-	st := c.Threads[th]
-	if len(st) == 0 {
-		return "finished"
-	}
-	if t.net.IsDormant(st[0].Label) {
-		if p, locals := t.pending(c, th); p != nil {
-			return "created, not yet run: " + frame(explicit.Frame{Label: p.Entry, Locals: locals})
-		}
-		return "not started"
-	}
-	fs := make([]string, len(st))
-	for i, f := range st {
-		fs[i] = frame(f)
-		if t.cuba {
-			// CUBA's stack symbols: the label's name after its thread's.
-			fs[i] = f.Label.Name[strings.LastIndexByte(f.Label.Name, '.')+1:]
-		}
-	}
-	return strings.Join(fs, " ")
-}
-
-// frame prints procedure.label(locals).
-func frame(f explicit.Frame) string {
-	var b strings.Builder
-	b.WriteString(f.Label.Name)
-	if len(f.Locals) > 0 {
-		vs := make([]string, len(f.Locals))
-		for i, v := range f.Locals {
-			l := f.Label.Proc.Locals[i]
-			vs[i] = l.Name + "=" + l.Type.Format(v)
-		}
-		fmt.Fprintf(&b, "(%s)", strings.Join(vs, ", "))
-	}
-	return b.String()
-}
-
-// pending returns the procedure and arguments of a thread slot that a
-// start has given a thread which has not run yet (nil otherwise).
-func (t *tracer) pending(c explicit.Config, th int) (*pds.Proc, []uint64) {
-	if th < t.user {
-		return nil, nil
-	}
-	return t.net.SlotState(c.Globals, th-t.user)
-}
-
-// config prints a whole configuration; thread slots no start has used
-// yet are left out.
-func (t *tracer) config(c explicit.Config) string {
-	parts := []string{t.globals(c)}
-	for i := range c.Threads {
-		if s := t.stack(c, i); s != "not started" {
-			parts = append(parts, fmt.Sprintf("thread %d: %s", i, s))
-		}
-	}
-	return strings.Join(parts, " | ")
-}
-
-// starters returns, for every thread a start created in the trace, the
-// thread that created it and where.
-func starters(tr *cbr.Trace) map[int]string {
-	out := map[int]string{}
-	for _, c := range tr.Contexts {
-		for _, s := range c.Steps {
-			if s.Starts >= 0 {
-				out[s.Starts] = fmt.Sprintf("started by thread %d at %s", c.Thread, s.Rule.Pos)
-			}
-		}
-	}
-	return out
-}
-
-// threadName says which thread runs a context, and for a created thread
-// who created it.
-func threadName(th int, who map[int]string) string {
-	s := fmt.Sprintf("thread %d", th)
-	if w, ok := who[th]; ok {
-		s += " (" + w + ")"
-	}
-	return s
-}
-
-// compact writes the schedule: one line per context with the thread, the
-// procedures it ran in, the source lines of its steps and the globals at
-// the switch.
 // write writes the trace of violation v (or why it has none) as the
 // flags ask.
 func (t *tracer) write(b *strings.Builder, c *config, v cbr.Found) {
@@ -217,15 +63,18 @@ func (t *tracer) write(b *strings.Builder, c *config, v cbr.Found) {
 	}
 }
 
+// compact writes the schedule: one line per context with the thread, the
+// procedures it ran in, the source lines of its steps and the globals at
+// the switch.
 func (t *tracer) compact(b *strings.Builder, tr *cbr.Trace) {
-	who := starters(tr)
-	if by := t.initBy(); by != "" {
-		fmt.Fprintf(b, "  initialisation by %s (before context 1): %s\n", by, t.globals(tr.Initial))
+	who := tracefmt.Starters(tr)
+	if by := t.InitBy(); by != "" {
+		fmt.Fprintf(b, "  initialisation by %s (before context 1): %s\n", by, t.Globals(tr.Initial))
 	} else {
-		fmt.Fprintf(b, "  initially: %s\n", t.globals(tr.Initial))
+		fmt.Fprintf(b, "  initially: %s\n", t.Globals(tr.Initial))
 	}
 	cur := tr.Initial
-	switches := t.switches(tr)
+	switches := t.Switches(tr)
 	for i, c := range tr.Contexts {
 		var procs []string
 		var lines []int
@@ -241,92 +90,45 @@ func (t *tracer) compact(b *strings.Builder, tr *cbr.Trace) {
 		if len(c.Steps) > 0 {
 			end = c.Steps[len(c.Steps)-1].After
 		}
-		fmt.Fprintf(b, "  context %d: %s%s in %s, %s; then %s\n", i+1, threadName(c.Thread, who), switches[i],
-			strings.Join(procs, ", "), lineList(lines), t.globals(end))
+		fmt.Fprintf(b, "  context %d: %s%s in %s, %s; then %s\n", i+1, tracefmt.ThreadName(c.Thread, who), t.inline(switches[i]),
+			strings.Join(procs, ", "), lineList(lines), t.Globals(end))
 		cur = end
 	}
 }
 
-// switches says, counting preemptions, how each context began: by
-// preempting the thread before it or after it could not move.
-func (t *tracer) switches(tr *cbr.Trace) []string {
-	out := make([]string, len(tr.Contexts))
-	if t.unit == cbr.Rounds {
-		// The round of round-robin each context runs in (the fewest
-		// rounds that hold the contexts in order: cbr.Trace.Units).
-		round := 0
-		for i, c := range tr.Contexts {
-			if i == 0 || c.Thread <= tr.Contexts[i-1].Thread {
-				round++
-			}
-			out[i] = fmt.Sprintf(" (round %d)", round)
-		}
-		return out
+// inline puts the words of a switch (tracefmt.Printer.Switches) after the
+// thread's name: " (round 2)", ", preempting thread 1,".
+func (t *tracer) inline(words string) string {
+	switch {
+	case words == "":
+		return ""
+	case t.unit == cbr.Rounds:
+		return " (" + words + ")"
 	}
-	if t.unit != cbr.Preemptions {
-		return out
-	}
-	p, err := tr.Preempting(t.net)
-	if err != nil {
-		return out
-	}
-	for i := 1; i < len(p); i++ {
-		if p[i] {
-			out[i] = fmt.Sprintf(", preempting thread %d,", tr.Contexts[i-1].Thread)
-		} else {
-			out[i] = fmt.Sprintf(", after thread %d could not move,", tr.Contexts[i-1].Thread)
-		}
-	}
-	return out
+	return ", " + words + ","
 }
 
 // full writes every step: position, statement, the globals and the
 // running thread's stack after it.
 func (t *tracer) full(b *strings.Builder, tr *cbr.Trace) {
-	who := starters(tr)
-	if by := t.initBy(); by != "" {
-		fmt.Fprintf(b, "  initial configuration, after the initialisation by %s (before context 1): %s\n", by, t.config(tr.Initial))
+	who := tracefmt.Starters(tr)
+	if by := t.InitBy(); by != "" {
+		fmt.Fprintf(b, "  initial configuration, after the initialisation by %s (before context 1): %s\n", by, t.Config(tr.Initial))
 	} else {
-		fmt.Fprintf(b, "  initial configuration: %s\n", t.config(tr.Initial))
+		fmt.Fprintf(b, "  initial configuration: %s\n", t.Config(tr.Initial))
 	}
-	sw := t.switches(tr)
+	sw := t.Switches(tr)
 	for i, c := range tr.Contexts {
 		round := ""
 		if t.unit == cbr.Rounds {
-			round = sw[i]
+			round = t.inline(sw[i])
 		}
-		fmt.Fprintf(b, "  context %d: %s%s\n", i+1, threadName(c.Thread, who), round)
+		fmt.Fprintf(b, "  context %d: %s%s\n", i+1, tracefmt.ThreadName(c.Thread, who), round)
 		for _, s := range c.Steps {
-			fmt.Fprintf(b, "    %s  %s\n", t.where(s), t.what(s))
-			fmt.Fprintf(b, "        %s | thread %d: %s\n", t.globals(s.After), c.Thread, t.stack(s.After, c.Thread))
+			fmt.Fprintf(b, "    %s  %s\n", t.Where(s), t.What(s))
+			fmt.Fprintf(b, "        %s | thread %d: %s\n", t.Globals(s.After), c.Thread, t.Stack(s.After, c.Thread))
 		}
 	}
-}
-
-// where is a step's source position.
-func (t *tracer) where(s cbr.TraceStep) string {
-	if s.Rule.Pos.Line == 0 {
-		return "-"
-	}
-	return s.Rule.Pos.String()
-}
-
-// what says what a step did: its statement, or what kind of step it was.
-func (t *tracer) what(s cbr.TraceStep) string {
-	switch {
-	case t.net.IsDormant(s.Rule.From):
-		return "(the thread starts)"
-	case s.Rule.Kind == pds.Pop:
-		if st := t.src.stmt(s.Rule.Pos); st != "" {
-			return st + " (return)"
-		}
-		return "(return)"
-	}
-	st := t.src.stmt(s.Rule.Pos)
-	if s.Starts >= 0 {
-		st += fmt.Sprintf(" (creates thread %d)", s.Starts)
-	}
-	return st
 }
 
 // lineList writes "lines 3-5, 9" for the lines in order of execution,
@@ -446,8 +248,8 @@ func (t *tracer) state(c explicit.Config, th int) string {
 }
 
 func (t *tracer) json(tr *cbr.Trace) *schema.Trace {
-	who := starters(tr)
-	out := &schema.Trace{InitialisedBy: t.initBy(), Initial: schema.Config{Globals: t.globalsJSON(tr.Initial)}, Contexts: []schema.Context{}}
+	who := tracefmt.Starters(tr)
+	out := &schema.Trace{InitialisedBy: t.InitBy(), Initial: schema.Config{Globals: t.globalsJSON(tr.Initial)}, Contexts: []schema.Context{}}
 	for i := range tr.Initial.Threads {
 		if t.state(tr.Initial, i) == "not started" {
 			continue
@@ -457,7 +259,7 @@ func (t *tracer) json(tr *cbr.Trace) *schema.Trace {
 	for _, c := range tr.Contexts {
 		jc := schema.Context{Thread: c.Thread, StartedBy: who[c.Thread], Steps: []schema.Step{}}
 		for _, s := range c.Steps {
-			js := schema.Step{Kind: s.Rule.Kind.String(), Stmt: t.what(s), Globals: t.globalsJSON(s.After), Stack: t.stackJSON(s.After, c.Thread)}
+			js := schema.Step{Kind: s.Rule.Kind.String(), Stmt: t.What(s), Globals: t.globalsJSON(s.After), Stack: t.stackJSON(s.After, c.Thread)}
 			if s.Rule.Pos.Line > 0 {
 				js.Pos = s.Rule.Pos.String()
 			}
