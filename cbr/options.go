@@ -51,12 +51,10 @@ type Options struct {
 	OnViolation func(Found)
 }
 
-// DefaultBound is the bound of the zero Options: 4 contexts or
-// preemptions, or DefaultRounds rounds.
+// DefaultBound is the bound of the zero Options, in every unit: 4
+// contexts, preemptions or rounds. The command line's -k defaults to it
+// too, for every engine.
 const DefaultBound = 4
-
-// DefaultRounds is the bound of the zero Options in rounds.
-const DefaultRounds = 2
 
 // MaxBound is the largest bound an engine takes (Unbounded aside): the
 // engines keep figures per unit of the bound, sized by it, and no search
@@ -96,8 +94,6 @@ func (o Options) Check(engine string, units ...Unit) (bound int, unit Unit, err 
 	}
 	bound = o.Bound
 	switch {
-	case bound == 0 && unit == Rounds:
-		bound = DefaultRounds
 	case bound == 0:
 		bound = DefaultBound
 	case bound == ZeroBound && unit == Preemptions:

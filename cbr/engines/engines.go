@@ -63,7 +63,7 @@ var All = []Entry{
 		New: func(s Settings) Engine { return tuples.Engine{Split: s.Split, Prune: s.Prune, PerBound: s.PerBound} }},
 	{Name: seq.Name, Doc: "symbolic, sequential reduction (Lal and Reps): the bound counts rounds of round-robin",
 		Units: []cbr.Unit{cbr.Rounds}, Settings: []string{"split"},
-		New: func(s Settings) Engine { return seq.Engine{Lazy: s.Split == split.Lazy} }},
+		New: func(s Settings) Engine { return seq.Engine{Eager: s.Split == split.Eager} }},
 	{Name: states.Name, Doc: "explicit states, for small models",
 		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Settings: []string{"max-depth", "no-por", "max-state-bytes"}, Targets: true,
 		New: func(s Settings) Engine {

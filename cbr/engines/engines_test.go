@@ -9,6 +9,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/split"
 	"github.com/stretchr/testify/require"
@@ -116,4 +117,27 @@ func TestThreadBoundThenLimit(t *testing.T) {
 		require.Less(t, r.Complete, tc.rounds, tc.s)
 		require.Equal(t, "BDD node limit reached; a start at spawnloop.pds:5:41 would exceed the thread bound of 3 threads", r.Reason, tc.s)
 	}
+}
+
+// TestZeroOptions: the zero cbr.Options and the zero engine values are
+// the command line's defaults: 4 units of every engine's bound (the seq
+// engine analysed 2 rounds), and the lazy form of the sequential
+// reduction, the same as its zero Settings.
+func TestZeroOptions(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "lostupdate.pds"))
+	require.NoError(t, err)
+	net, err := frontend.Compile("lostupdate.pds", src)
+	require.NoError(t, err)
+	for _, entry := range engines.All {
+		r, err := entry.New(engines.Settings{}).Analyze(context.Background(), net, cbr.Options{})
+		require.NoError(t, err, entry.Name)
+		require.Equal(t, cbr.DefaultBound, r.Bound, entry.Name)
+	}
+	lazy, err := seq.Engine{}.Analyze(context.Background(), net, cbr.Options{Bound: 2})
+	require.NoError(t, err)
+	eager, err := seq.Engine{Eager: true}.Analyze(context.Background(), net, cbr.Options{Bound: 2})
+	require.NoError(t, err)
+	// The eager form's network guesses the globals of every round and
+	// schedules the threads itself: more rules than the lazy form's.
+	require.Less(t, seq.Figures(lazy).Rules, seq.Figures(eager).Rules)
 }

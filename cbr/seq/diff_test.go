@@ -216,7 +216,7 @@ func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randne
 					// |P|^2K). The lazy form takes milliseconds.
 					continue
 				}
-				res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: true, Limits: cbr.Limits{MaxNodes: 1 << 21}})
+				res, err := seq.Engine{Eager: !f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: true, Limits: cbr.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
 				if errors.Is(res.Limit, cbr.ErrNodeLimit) {
 					limited.Add(1)
@@ -234,7 +234,7 @@ func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randne
 				// Stopping at the first violation (eager: deepening,
 				// post* stopped early; lazy: after the first thread
 				// that reaches one) reports one with the fewest rounds.
-				first, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, Limits: cbr.Limits{MaxNodes: 1 << 21}})
+				first, err := seq.Engine{Eager: !f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, Limits: cbr.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d %s", seed, K, f.name)
 				if errors.Is(first.Limit, cbr.ErrNodeLimit) {
 					continue
@@ -294,7 +294,7 @@ func TestBoundsAgainstCBR(t *testing.T) {
 			require.NoError(t, err)
 			wide, err := tuples.Engine{}.Analyze(ctx, net, cbr.Options{Bound: n * K, All: true, Limits: lim})
 			require.NoError(t, err)
-			res, err := seq.Engine{Lazy: seed%2 == 0}.Analyze(ctx, net, cbr.Options{Bound: K, All: true, Limits: lim})
+			res, err := seq.Engine{Eager: seed%2 != 0}.Analyze(ctx, net, cbr.Options{Bound: K, All: true, Limits: lim})
 			require.NoError(t, err)
 			if byCtx.Verdict == cbr.Unknown || wide.Verdict == cbr.Unknown || res.Verdict == cbr.Unknown {
 				cut++

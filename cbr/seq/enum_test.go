@@ -29,7 +29,7 @@ func TestEnumInStartedProc(t *testing.T) {
 			ref := roundRobin(t, net, K, 8)
 			for _, f := range forms {
 				name := fmt.Sprintf("%s K %d %s", c.Name, K, f.name)
-				res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: K, All: true, Traces: true})
+				res, err := seq.Engine{Eager: !f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: K, All: true, Traces: true})
 				require.NoError(t, err, name)
 				require.NoError(t, res.Limit, name)
 				require.Equal(t, ref.list(), engineSites(res), name)

@@ -25,7 +25,7 @@ func TestLimits(t *testing.T) {
 			net, err := frontend.Compile("spawn.pds", src)
 			require.NoError(t, err)
 			net.MaxThreads = 3
-			res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: 2, Limits: cbr.Limits{MaxNodes: nodes}})
+			res, err := seq.Engine{Eager: !f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: 2, Limits: cbr.Limits{MaxNodes: nodes}})
 			require.NoError(t, err, "%s, %d nodes", f.name, nodes)
 			if res.Verdict != cbr.Safe {
 				require.Equal(t, cbr.Unknown, res.Verdict, "%s, %d nodes", f.name, nodes)
@@ -37,7 +37,7 @@ func TestLimits(t *testing.T) {
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, cbr.Options{Bound: 2})
+		res, err := seq.Engine{Eager: !f.lazy}.Analyze(ctx, net, cbr.Options{Bound: 2})
 		require.NoError(t, err)
 		require.Equal(t, cbr.Unknown, res.Verdict, f.name)
 		require.ErrorIs(t, res.Limit, context.Canceled, f.name)
@@ -60,7 +60,7 @@ func TestBuildStopsPromptly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res, err := seq.Engine{}.Analyze(ctx, net, cbr.Options{Bound: 4, All: true})
+	res, err := seq.Engine{Eager: true}.Analyze(ctx, net, cbr.Options{Bound: 4, All: true})
 	require.NoError(t, err)
 	require.Equal(t, cbr.Unknown, res.Verdict)
 	require.ErrorIs(t, res.Limit, context.DeadlineExceeded)

@@ -43,7 +43,7 @@ func TestModelsExpected(t *testing.T) {
 			}
 			for K := 1; K <= upTo; K++ {
 				ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
-				res, err := seq.Engine{Lazy: form.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, Limits: cbr.Limits{MaxNodes: 4 << 20}})
+				res, err := seq.Engine{Eager: !form.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, Limits: cbr.Limits{MaxNodes: 4 << 20}})
 				cancel()
 				require.NoError(t, err, f)
 				if res.Verdict == cbr.Unknown {

@@ -37,7 +37,7 @@ func TestOpenCases(t *testing.T) {
 		for K := 1; K <= 2; K++ {
 			for _, f := range forms {
 				name := fmt.Sprintf("%s K %d %s", c.Name, K, f.name)
-				res, err := seq.Engine{Lazy: f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: true, Traces: true})
+				res, err := seq.Engine{Eager: !f.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: true, Traces: true})
 				require.NoError(t, err, name)
 				require.NoError(t, res.Limit, name)
 				rounds := map[string]int{}

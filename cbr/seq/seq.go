@@ -17,17 +17,16 @@ import (
 // Name is the engine's name on the command line.
 const Name = "seq"
 
-// DefaultRounds is the bound of the zero cbr.Options in rounds.
-const DefaultRounds = cbr.DefaultRounds
 
 // Engine is the sequential reduction with its settings: the eager form
 // (every start guessed, the paper's Sections 3 to 5) or the lazy one
 // (Section 6). Its bound counts rounds of round-robin; the thread bound
 // is the network's (pds.Options.MaxThreads).
 type Engine struct {
-	// Lazy selects the lazy form (each thread explored from the starts
-	// the others reach, round by round) over the eager one.
-	Lazy bool
+	// Eager selects the eager form (every start guessed) over the lazy
+	// one (each thread explored from the starts the others reach, round
+	// by round), which the zero Engine runs, as the command line does.
+	Eager bool
 	// BDD sizes the sequential network's manager's tables (its Limits are
 	// taken from the options' Limits).
 	BDD bdd.Config
@@ -139,7 +138,7 @@ func analyze(ctx context.Context, net *pds.Network, opts options) (*Result, erro
 			return finish(res, nil, nil, start, true)
 		}
 	}
-	if err == nil && opts.Lazy {
+	if err == nil && !opts.Eager {
 		cut, err := analyzeLazy(ctx, eng, opts, res, start, lim)
 		return finish(res, err, cut, start, res.Complete < res.Bound)
 	}
@@ -230,7 +229,7 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 		k = max(k, f.Contexts)
 	}
 	lo := opts
-	lo.Bound, lo.All, lo.Lazy, lo.OnProgress, lo.OnViolation = k, true, true, nil, nil
+	lo.Bound, lo.All, lo.Eager, lo.OnProgress, lo.OnViolation = k, true, false, nil, nil
 	lr, err := analyze(ctx, net, lo)
 	res.Stats.TraceTime += time.Since(t)
 	byLabel := map[*pds.Label]cbr.Found{}

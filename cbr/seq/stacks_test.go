@@ -51,7 +51,7 @@ func TestInitialStacks(t *testing.T) {
 			for K := 1; K <= 2; K++ {
 				ref := roundRobin(t, net, K, 8)
 				for _, f := range forms {
-					res, err := seq.Engine{Lazy: f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: K, All: true})
+					res, err := seq.Engine{Eager: !f.lazy}.Analyze(context.Background(), net, cbr.Options{Bound: K, All: true})
 					require.NoError(t, err)
 					require.Equal(t, ref.list(), engineSites(res), "x == %d, empty thread %v, K %d, %s", want, empty, K, f.name)
 					require.Equal(t, ref.verdict(), res.Verdict)

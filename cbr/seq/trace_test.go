@@ -60,7 +60,7 @@ func randomTraces(t *testing.T, ctx context.Context, seed uint64, p randnet.Para
 				if !run.lazy && K == 3 {
 					continue
 				}
-				res, err := seq.Engine{Lazy: run.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: all, Traces: true, Limits: cbr.Limits{MaxNodes: 1 << 21}})
+				res, err := seq.Engine{Eager: !run.lazy}.Analyze(ctx, net, cbr.Options{Bound: K, All: all, Traces: true, Limits: cbr.Limits{MaxNodes: 1 << 21}})
 				require.NoError(t, err, "seed %d K %d", seed, K)
 				if errors.Is(res.Limit, cbr.ErrNodeLimit) {
 					continue

@@ -34,7 +34,7 @@ func TestCutOffKeepsTraces(t *testing.T) {
 			return r, err
 		},
 		"seq": func(ctx context.Context, stop func(cbr.Found)) (*cbr.Result, error) {
-			r, err := seq.Engine{Lazy: true}.Analyze(ctx, net, cbr.Options{Bound: 4, All: true, Traces: true, OnViolation: stop})
+			r, err := seq.Engine{}.Analyze(ctx, net, cbr.Options{Bound: 4, All: true, Traces: true, OnViolation: stop})
 			return r, err
 		},
 	}

@@ -171,7 +171,7 @@ func TestGetafixDifferential(t *testing.T) {
 				t.Errorf("explicit engine: %v, reference %v\n%s", got, sitesRef, src)
 			}
 			checkTraces(t, "explicit engine", xr.Violations)
-			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, cbr.Options{Bound: k, All: true, Traces: true})
+			sr, err := seq.Engine{}.Analyze(ctx, n, cbr.Options{Bound: k, All: true, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}

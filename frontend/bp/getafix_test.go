@@ -91,7 +91,7 @@ func TestGetafixEngines(t *testing.T) {
 			}
 			checkTraces(t, "explicit engine", xr.Violations)
 			for _, lazy := range []bool{true, false} {
-				sr, err := seq.Engine{Lazy: lazy}.Analyze(ctx, n, cbr.Options{Bound: tc.k, All: true, Traces: true})
+				sr, err := seq.Engine{Eager: !lazy}.Analyze(ctx, n, cbr.Options{Bound: tc.k, All: true, Traces: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -185,7 +185,7 @@ func TestFibonacciEngines(t *testing.T) {
 			if !tier.Long() {
 				return
 			}
-			sr, err := seq.Engine{Lazy: true}.Analyze(ctx, n, cbr.Options{Bound: tc.rounds, Traces: true})
+			sr, err := seq.Engine{}.Analyze(ctx, n, cbr.Options{Bound: tc.rounds, Traces: true})
 			if err != nil {
 				t.Fatal(err)
 			}
