@@ -17,7 +17,6 @@ import (
 // Name is the engine's name on the command line.
 const Name = "seq"
 
-
 // Engine is the sequential reduction with its settings: the eager form
 // (every start guessed, the paper's Sections 3 to 5) or the lazy one
 // (Section 6). Its bound counts rounds of round-robin; the thread bound
