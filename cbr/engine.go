@@ -76,7 +76,9 @@ func (v Verdict) String() string { return [...]string{"safe", "violation", "unkn
 
 // The limits a run can hit. A Result whose search a limit cut off carries
 // the error in Result.Limit; test it with errors.Is. A run stopped by its
-// context has context.Canceled or context.DeadlineExceeded there.
+// context has context.Canceled or context.DeadlineExceeded there. The
+// limits every engine meets (LimitWords) read the same there whichever
+// engine met them: "cbr: time limit reached" (Result.Finish).
 var (
 	// ErrNodeLimit: more live BDD nodes were needed than Limits.MaxNodes.
 	ErrNodeLimit = bdd.ErrNodeLimit

@@ -5,12 +5,14 @@ import (
 	"fmt"
 )
 
-// LimitError is a limit an engine met itself (a thread bound, a depth
-// limit, a view tuple limit), with its words. It wraps one of the
-// sentinel errors (ErrThreadBound, ErrDepthLimit, ErrTupleLimit), so that
+// LimitError is a limit with its words: one an engine met itself (a
+// thread bound, a depth limit, a view tuple limit), wrapping one of the
+// sentinel errors (ErrThreadBound, ErrDepthLimit, ErrTupleLimit), or one
+// every engine meets (a deadline, a cancellation, the node or the memory
+// limit) as Finish says it, wrapping the error the engine met. Either way
 // errors.Is and IsLimit know it.
 type LimitError struct {
-	Err   error  // the sentinel
+	Err   error  // the sentinel, or the error met
 	Msg   string // the error's text
 	Words string // the limit in words, for Result.Reason
 }
@@ -38,16 +40,33 @@ func Reason(err error) string {
 	return err.Error()
 }
 
+// commonLimit returns a limit every engine meets (LimitWords) with one
+// text whatever the engine and wherever it was met: "cbr: time limit
+// reached", "cbr: cancelled", "cbr: BDD node limit reached", "cbr:
+// memory limit reached". It wraps err, so that errors.Is(_,
+// context.DeadlineExceeded) and the like still hold and an engine's own
+// error stays reachable with errors.As. Any other error is returned as
+// it is.
+func commonLimit(err error) error {
+	w := LimitWords(err)
+	if w == "" || errors.As(err, new(*LimitError)) {
+		return err // said already, or an engine's own limit in its own words
+	}
+	return &LimitError{Err: err, Msg: "cbr: " + w, Words: w}
+}
+
 // Finish is the one step that ends every engine's run: err is how the
 // search ended (nil, a limit, or an internal error) and cut a limit the
 // engine met without an error (the thread bound reached by a start it
-// left out), or nil. A limit goes to Limit and its words to Reason; an
-// internal error leaves the verdict Unknown, never Safe, with the error
-// as Reason, and is returned; otherwise the verdict follows Decide.
+// left out), or nil. A limit goes to Limit (with the same text in every
+// engine for the limits every engine meets: commonLimit) and its words
+// to Reason; an internal error leaves the verdict Unknown, never Safe,
+// with the error as Reason, and is returned; otherwise the verdict
+// follows Decide.
 func (r *Result) Finish(err, cut error) error {
 	switch {
 	case err != nil && IsLimit(err):
-		r.Limit = err
+		r.Limit = commonLimit(err)
 	case err != nil:
 		r.Verdict, r.Reason = Unknown, err.Error()
 		return err
