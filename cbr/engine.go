@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -44,12 +45,7 @@ func (u Unit) String() string { return [...]string{"contexts", "preemptions", "r
 func (u Unit) Singular() string { return [...]string{"context", "preemption", "round"}[u] }
 
 // Of writes n units: "1 context", "2 preemptions".
-func (u Unit) Of(n int) string {
-	if n == 1 {
-		return "1 " + u.Singular()
-	}
-	return fmt.Sprintf("%d %s", n, u)
-}
+func (u Unit) Of(n int) string { return plural.Count(n, u.Singular()) }
 
 // ParseUnit returns the unit named "contexts" or "preemptions" (what
 // --count chooses; rounds come with the seq engine).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/symauto"
 )
@@ -253,7 +254,7 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 		case lr.Limit != nil && !errors.Is(lr.Limit, cbr.ErrThreadBound):
 			f.TraceErr = lr.Limit // cut off before it found the violation
 		default:
-			f.TraceErr = fmt.Errorf("%w: the lazy form does not find %s within %d rounds, as the eager form does", cbr.ErrBadTrace, f.Label.Name, f.Contexts)
+			f.TraceErr = fmt.Errorf("%w: the lazy form does not find %s within %s, as the eager form does", cbr.ErrBadTrace, f.Label.Name, cbr.Rounds.Of(f.Contexts))
 		}
 	}
 }
@@ -484,5 +485,5 @@ func (s *Net) report(sites []Site, opts options, res *Result) error {
 
 // cutoffErr is the error of a start beyond the thread bound.
 func (s *Net) cutoffErr() error {
-	return cbr.NewLimit(Name, cbr.ErrThreadBound, "a start would exceed the thread bound of %d threads", s.Orig.MaxThreads)
+	return cbr.NewLimit(Name, cbr.ErrThreadBound, "a start would exceed the thread bound of %s", plural.Count(s.Orig.MaxThreads, "thread"))
 }

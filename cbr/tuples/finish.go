@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -28,7 +29,7 @@ func (a *analysis) finish(ctx context.Context, net *pds.Network, err error) (*cb
 	r.Stats.PeakNodes = net.M.PeakNodes()
 	var cut error
 	if a.cutoff != nil {
-		cut = cbr.NewLimit(Name, cbr.ErrThreadBound, "a start at %s would exceed the thread bound of %d threads", a.cutoff.Pos, net.MaxThreads)
+		cut = cbr.NewLimit(Name, cbr.ErrThreadBound, "a start at %s would exceed the thread bound of %s", a.cutoff.Pos, plural.Count(net.MaxThreads, "thread"))
 	}
 	if err := r.Finish(err, cut); err != nil {
 		return r, err // never Safe on an error

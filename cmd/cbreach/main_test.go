@@ -56,6 +56,10 @@ func TestCommandLine(t *testing.T) {
 		{"trace-eager-none", []string{"--trace", "--split", "eager", "--prune", "none", "-k", "5", bt}, exitViolation},
 		{"trace-recursion", []string{"--trace", filepath.Join("..", "..", "examples", "recursion.pds")}, exitViolation},
 		{"trace-start-loop", []string{"--trace", "-k", "4", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		// A thread bound of 1 thread (not "1 threads"), in every engine's words.
+		{"thread-bound-one", []string{"--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
+		{"seq-thread-bound-one", []string{"--engine", "seq", "--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
+		{"explicit-thread-bound-one", []string{"--engine", "explicit", "--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
 		{"json-trace-start-loop", []string{"--json", "-k", "4", filepath.Join("testdata", "startloop.pds")}, exitViolation},
 		{"trace-cuba", []string{"--trace", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
 		{"no-trace", []string{"--no-trace", "-k", "5", bt}, exitViolation},
@@ -350,8 +354,8 @@ func TestTooLargeRefused(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--max-threads", "1000000000", loop}, "thread slots (a thread bound of 1000000000 threads) need more than 2097151 BDD variables"},
-		{[]string{"--max-threads", "1000000", "--engine", "explicit", loop}, "need more than 2097151 BDD variables"},
+		{[]string{"--max-threads", "1000000000", loop}, "the thread slots of a thread bound of 1000000000 threads ("},
+		{[]string{"--max-threads", "1000000", "--engine", "explicit", loop}, "need more than the 2097151 BDD variables the kernel has"},
 		{[]string{"-k", "1000000000", loop}, "--contexts: need at most 1048576 contexts, got 1000000000"},
 		{[]string{"-k", "1000000000", "--split", "eager", loop}, "--contexts: need at most 1048576 contexts"},
 		{[]string{"-k", "1000000000", "--count", "preemptions", loop}, "need at most 1048576 preemptions"},

@@ -9,16 +9,9 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
-
-// plural writes "1 context", "2 contexts".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
 
 // units writes "1 context", "2 preemptions": n units of the bound.
 func units(n int, u cbr.Unit) string { return u.Of(n) }
@@ -36,7 +29,7 @@ func report(w io.Writer, in *input, c *config, r *cbr.Result) {
 	var b strings.Builder
 	verdict(&b, in, c, r)
 	for j, n := range r.VisibleStates {
-		fmt.Fprintf(&b, "within %s: %d visible states, %d new view tuples%s\n", units(j, r.Unit), n, at(r.Stats.KeptPerLevel, j), levelTime(r, j))
+		fmt.Fprintf(&b, "within %s: %s, %s%s\n", units(j, r.Unit), plural.Count(n, "visible state"), plural.Count(at(r.Stats.KeptPerLevel, j), "new view tuple"), levelTime(r, j))
 	}
 	if !c.quiet {
 		b.WriteString(threadsLine(in))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/spf13/pflag"
 )
 
@@ -173,7 +174,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		jobs = append(jobs, suite.Prepare(t, s))
 	}
 	if bad > 0 {
-		fmt.Fprintf(stderr, "cbreach suite: %d malformed task files; nothing was run\n", bad)
+		fmt.Fprintf(stderr, "cbreach suite: %s; nothing was run\n", plural.Count(bad, "malformed task file"))
 		return suiteUsage
 	}
 
@@ -284,11 +285,11 @@ func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Set
 		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
 		return nil, suiteUsage
 	}
-	fmt.Fprintf(stderr, "cbreach suite: submitted job %s (%d array elements, %d tasks); script %s\n", id, sl.Elements(len(jobs)), len(jobs), script)
+	fmt.Fprintf(stderr, "cbreach suite: submitted job %s (%s, %s); script %s\n", id, plural.Count(sl.Elements(len(jobs)), "array element"), plural.Count(len(jobs), "task"), script)
 	var progress func(done, queued int)
 	if tty {
 		progress = func(done, queued int) {
-			fmt.Fprintf(stderr, "\r\033[Kcbreach suite: job %s: %d done, %d remaining, %d array elements in the queue", id, done, len(jobs)-done, queued)
+			fmt.Fprintf(stderr, "\r\033[Kcbreach suite: job %s: %d done, %d remaining, %s in the queue", id, done, len(jobs)-done, plural.Count(queued, "array element"))
 		}
 	}
 	err = sl.Wait(ctx, id, len(jobs), progress)

@@ -182,7 +182,7 @@ func TestSuiteVerdicts(t *testing.T) {
 	require.Empty(t, out)
 	require.Contains(t, stderr, "e-bad.yml:5: warning: unknown key \"extra\" (ignored)")
 	require.Contains(t, stderr, "e-bad.yml:3: properties: want a list of properties")
-	require.Contains(t, stderr, "1 malformed task files; nothing was run")
+	require.Contains(t, stderr, "1 malformed task file; nothing was run")
 
 	_, stderr, code = runSuiteCmd(t, "--jobs", "0", dir)
 	require.Equal(t, 2, code, stderr)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/internal/diag"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // info holds what the checker finds; the compiler reads the tree and it.
@@ -169,7 +170,7 @@ func (c *checker) stmt(s *stmt) {
 			c.target(t, seen)
 		}
 		if len(s.exprs) != len(s.targets) {
-			c.errs.Add(s.pos, fmt.Sprintf("%d variables assigned %d values", len(s.targets), len(s.exprs)))
+			c.errs.Add(s.pos, fmt.Sprintf("%s assigned %s", plural.Count(len(s.targets), "variable"), plural.Count(len(s.exprs), "value")))
 		}
 		for _, e := range s.exprs {
 			c.expr(e, false)
@@ -192,9 +193,9 @@ func (c *checker) stmt(s *stmt) {
 		case c.in.getafix && callee.name.name == "init":
 			c.errs.Add(s.callee.pos, "init is run once, first, and cannot be called")
 		case len(s.exprs) != len(callee.params):
-			c.errs.Add(s.callee.pos, fmt.Sprintf("%s takes %d arguments, not %d", s.callee.name, len(callee.params), len(s.exprs)))
+			c.errs.Add(s.callee.pos, fmt.Sprintf("%s takes %s, not %d", s.callee.name, plural.Count(len(callee.params), "argument"), len(s.exprs)))
 		case len(s.targets) > 0 && len(s.targets) != callee.results:
-			c.errs.Add(s.callee.pos, fmt.Sprintf("%s returns %d values, not %d", s.callee.name, callee.results, len(s.targets)))
+			c.errs.Add(s.callee.pos, fmt.Sprintf("%s returns %s, not %d", s.callee.name, plural.Count(callee.results, "value"), len(s.targets)))
 		}
 	case sGoto, sStartThread:
 		for _, t := range s.targets {
@@ -214,7 +215,7 @@ func (c *checker) stmt(s *stmt) {
 		}
 	case sReturn:
 		if len(s.exprs) != c.pr.results {
-			c.errs.Add(s.pos, fmt.Sprintf("%s returns %d values, not %d", c.pr.name.name, c.pr.results, len(s.exprs)))
+			c.errs.Add(s.pos, fmt.Sprintf("%s returns %s, not %d", c.pr.name.name, plural.Count(c.pr.results, "value"), len(s.exprs)))
 		}
 		for _, e := range s.exprs {
 			c.expr(e, false)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/token"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 func (c *checker) procBody(p *Proc, d *ast.ProcDecl) {
@@ -217,7 +218,7 @@ func (c *checker) assign(s *ast.AssignStmt) {
 		}
 	}
 	if len(s.Lhs) != len(s.Rhs) {
-		c.errorf(s.TokPos, "assignment mismatch: %d variables but %d values", len(s.Lhs), len(s.Rhs))
+		c.errorf(s.TokPos, "assignment mismatch: %s but %s", plural.Count(len(s.Lhs), "variable"), plural.Count(len(s.Rhs), "value"))
 	}
 	for i, r := range s.Rhs {
 		switch r.(type) {
