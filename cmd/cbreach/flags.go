@@ -323,6 +323,9 @@ func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts cbr.Option
 		return c.fail(stdout, stderr, exitUsage, err.Error())
 	}
 	bound, unit, _ := opts.Check(c.entry.Name, c.entry.Units...)
+	if c.unbounded {
+		bound = 0 // none reached
+	}
 	r := &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Limit: err,
 		Reason: cbr.Reason(err) + " while compiling " + c.file, Stats: cbr.Stats{TuplesPerLevel: make([]int, bound+1)}}
 	report(stdout, in, c, r)

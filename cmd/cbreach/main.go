@@ -75,6 +75,9 @@ func analyze(ctx context.Context, name string, e engines.Engine, net *pds.Networ
 		defer func() {
 			if p := recover(); p != nil {
 				bound, unit, _ := opts.Check(name, opts.Unit)
+				if opts.Unbounded {
+					bound = 0 // none reached
+				}
 				err = fmt.Errorf("%s: internal error (a bug): panic: %v", name, p)
 				res = &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Net: net,
 					Reason: err.Error(), Stats: cbr.Stats{TuplesPerLevel: make([]int, max(bound, 0)+1)}}

@@ -95,6 +95,10 @@ func TestCommandLine(t *testing.T) {
 		{"violation-cut-off", []string{"-k", "6", "--all", "--no-trace", "--max-nodes", "8000", bt}, exitViolation},
 		{"converged", []string{"--unbounded", filepath.Join("..", "..", "examples", "spawn.pds")}, exitSafe},
 		{"unbounded-violation", []string{"--unbounded", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		// --unbounded cut off: how far it deepened, or nothing when it stopped while compiling.
+		{"unbounded-cut-off", []string{"--unbounded", "--max-nodes", "7000", bt}, exitUnknown},
+		{"unbounded-timeout", []string{"--unbounded", "--timeout", "1ns", bt}, exitUnknown},
+		{"json-unbounded-timeout", []string{"--json", "--unbounded", "--timeout", "1ns", bt}, exitUnknown},
 		{"unbounded-with-k", []string{"--unbounded", "-k", "3", bt}, exitUsage},
 		{"per-bound", []string{"-k", "5", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		{"json-per-bound", []string{"-k", "4", "--json", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},

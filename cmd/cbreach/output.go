@@ -67,14 +67,14 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 				why, units(r.Complete, r.Unit), r.Unit)
 		}
 	case r.Verdict == cbr.Unknown && r.Complete < 0 && r.Stats.ViewTuples > 0:
-		fmt.Fprintf(b, "UNKNOWN: %s; no bound was explored completely (bound %s)\n", r.Reason, bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s; no bound was explored completely (%s)\n", r.Reason, boundWords(c, r))
 	case r.Verdict == cbr.Unknown && r.Complete < 0:
-		fmt.Fprintf(b, "UNKNOWN: %s; nothing was explored (bound %s)\n", r.Reason, bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s; nothing was explored (%s)\n", r.Reason, boundWords(c, r))
 	case r.Verdict == cbr.Unknown && rounds && r.Complete < 1:
-		fmt.Fprintf(b, "UNKNOWN: %s (bound %s)\n", r.Reason, bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s (%s)\n", r.Reason, boundWords(c, r))
 	case r.Verdict == cbr.Unknown:
-		fmt.Fprintf(b, "UNKNOWN: %s; complete up to %s: no violation is reachable %s %s (bound %s)\n",
-			r.Reason, units(r.Complete, r.Unit), atMost, units(r.Complete, r.Unit), bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s; complete up to %s: no violation is reachable %s %s (%s)\n",
+			r.Reason, units(r.Complete, r.Unit), atMost, units(r.Complete, r.Unit), boundWords(c, r))
 	case r.Converged >= 0 && !noTarget(in):
 		fmt.Fprintf(b, "SAFE for any number of %s: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
 			r.Unit, target, units(r.Converged, r.Unit), units(r.Bound, r.Unit))
@@ -128,12 +128,17 @@ func threadsJSON(in *input) *schema.Threads {
 	return t
 }
 
-// bound says the bound of a run.
-func bound(c *config, r *cbr.Result) string {
-	if c.unbounded {
-		return "none, deepened to " + units(r.Bound, r.Unit)
+// boundWords says the bound of a run, for the parenthesis after an
+// UNKNOWN verdict: "bound 5 contexts", or for --unbounded, which gives
+// none, how far the run deepened it, when it explored anything.
+func boundWords(c *config, r *cbr.Result) string {
+	switch {
+	case !c.unbounded:
+		return "bound " + units(r.Bound, r.Unit)
+	case r.Complete < 0 && r.Stats.ViewTuples == 0:
+		return "no bound given"
 	}
-	return units(r.Bound, r.Unit)
+	return "no bound given; deepened to " + units(r.Bound, r.Unit)
 }
 
 // at returns xs[j], or 0 beyond its end.
