@@ -35,9 +35,13 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	if err != nil {
 		return in, err
 	}
-	in.src = newSource(file, src)
+	in.src = newSource(file, src, langPDS)
 	if c.bp || !c.cuba && strings.EqualFold(filepath.Ext(file), ".bp") {
+		in.src.lang = langBP
 		return loadBP(ctx, in, file, src, c)
+	}
+	if c.cuba {
+		in.src.lang = langCUBA
 	}
 	if !c.cuba {
 		if cuba.LooksLikeSystem(src) {

@@ -61,6 +61,7 @@ func TestCommandLine(t *testing.T) {
 		{"seq-thread-bound-one", []string{"--engine", "seq", "--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
 		{"explicit-thread-bound-one", []string{"--engine", "explicit", "--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
 		{"json-trace-start-loop", []string{"--json", "-k", "4", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		{"trace-comments", []string{"--trace", "-k", "1", filepath.Join("testdata", "comments.pds")}, exitViolation},
 		{"trace-cuba", []string{"--trace", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
 		{"no-trace", []string{"--no-trace", "-k", "5", bt}, exitViolation},
 		{"trace-flags", []string{"--trace", "--no-trace", bt}, exitUsage},
@@ -200,6 +201,27 @@ func TestSelfCheckDisagreement(t *testing.T) {
 	require.NoError(t, err, "run with -update to create the golden files")
 	require.Equal(t, string(want), got)
 	require.Equal(t, exitDisagree, code)
+}
+
+// TestUncomment: the statement of a trace step leaves the comments of
+// its line out, in each input language's syntax.
+func TestUncomment(t *testing.T) {
+	for _, tc := range []struct {
+		lang      lang
+		line, out string
+	}{
+		{langPDS, "x = x + 1; // one more", "x = x + 1; "},
+		{langPDS, "x = /* again */ x + 1 /* twice */; /* done */", "x = x + 1;"},
+		{langPDS, "if (x == 0) { /* open", "if (x == 0) { "},
+		{langPDS, "a[1] = 2;", "a[1] = 2;"},
+		{langBP, "{x//y} := T; // set", "{x//y} := T; "},
+		{langBP, "{a/*b} := F; /* c */", "{a/*b} := F;"},
+		{langCUBA, "0 0 -> 1 1 # move", "0 0 -> 1 1 "},
+		{langCUBA, "0 0 -> 1 1 // not a comment", "0 0 -> 1 1 // not a comment"},
+	} {
+		s := &source{lang: tc.lang}
+		require.Equal(t, tc.out, s.uncomment(tc.line), "%q", tc.line)
+	}
 }
 
 func TestNormalizeArgs(t *testing.T) {

@@ -29,14 +29,25 @@ func init() {
 type source struct {
 	file  string
 	lines []string
+	lang  lang // how comments are written
 }
 
-func newSource(file string, src []byte) *source {
-	return &source{file: file, lines: strings.Split(string(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))), "\n")}
+// lang is the comment syntax of an input.
+type lang int
+
+const (
+	langPDS  lang = iota // "//" to the end of the line, "/* ... */"
+	langBP               // as .pds; an identifier in braces ("{x//y}") is kept whole
+	langCUBA             // "#" to the end of the line
+)
+
+func newSource(file string, src []byte, l lang) *source {
+	return &source{file: file, lines: strings.Split(string(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))), "\n"), lang: l}
 }
 
 // stmt returns the source text at a position of the input: the line from
-// the position's column, trimmed; "" when the position is elsewhere.
+// the position's column, its comments left out, trimmed; "" when the
+// position is elsewhere.
 func (s *source) stmt(p pds.Pos) string {
 	if s == nil || p.File != s.file || p.Line < 1 || p.Line > len(s.lines) {
 		return ""
@@ -45,7 +56,7 @@ func (s *source) stmt(p pds.Pos) string {
 	if p.Col >= 1 && p.Col <= len(line) {
 		line = line[p.Col-1:]
 	}
-	line = strings.TrimSpace(line)
+	line = strings.TrimSpace(s.uncomment(line))
 	// A simple statement ends at its semicolon; a compound one (if,
 	// while, atomic) is shown to the end of the line.
 	for _, kw := range []string{"if", "while", "atomic", "else"} {
@@ -57,6 +68,50 @@ func (s *source) stmt(p pds.Pos) string {
 		line = line[:i+1]
 	}
 	return line
+}
+
+// uncomment returns a line of the input (or its end) without its
+// comments: a line comment to the end of the line, a block comment (to
+// the end of the line when it does not close on it) with the blanks
+// around it made one. Neither input language has strings; a Boolean
+// program's identifier in braces may hold "//" or "/*" and is kept.
+func (s *source) uncomment(line string) string {
+	if s.lang == langCUBA {
+		line, _, _ = strings.Cut(line, "#")
+		return line
+	}
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		rest := line[i:]
+		switch {
+		case s.lang == langBP && rest[0] == '{':
+			n := strings.IndexByte(rest, '}') + 1
+			if n == 0 {
+				n = len(rest)
+			}
+			b.WriteString(rest[:n])
+			i += n
+		case strings.HasPrefix(rest, "//"):
+			return b.String()
+		case strings.HasPrefix(rest, "/*"):
+			end := strings.Index(rest[2:], "*/")
+			if end < 0 {
+				return b.String()
+			}
+			before := strings.TrimRight(b.String(), " \t")
+			after := strings.TrimLeft(rest[2+end+2:], " \t")
+			b.Reset()
+			b.WriteString(before)
+			if before != "" && after != "" && !strings.ContainsAny(after[:1], ";,)") {
+				b.WriteByte(' ')
+			}
+			i = len(line) - len(after)
+		default:
+			b.WriteByte(rest[0])
+			i++
+		}
+	}
+	return b.String()
 }
 
 // tracer prints the traces of one run.
