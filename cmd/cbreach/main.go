@@ -163,7 +163,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return c.print(ctx, stdout, stderr, in)
 	}
 	if err := c.checkInput(in); err != nil {
-		return c.fail(stdout, stderr, exitUsage, "cbreach: "+err.Error())
+		return c.fail(stdout, stderr, exitUsage, err.Error())
 	}
 	opts.Targets = in.targets
 	if c.engine.selfCheck {
@@ -187,7 +187,7 @@ func (c *config) finish(stdout, stderr io.Writer, in *input, res *cbr.Result, er
 	internal := false
 	if err != nil {
 		if res == nil {
-			return c.fail(stdout, stderr, exitUsage, "cbreach: "+c.flagWords(err))
+			return c.fail(stdout, stderr, exitUsage, c.flagWords(err))
 		}
 		internal = !cbr.IsLimit(err)
 		if internal {
@@ -215,11 +215,18 @@ func (c *config) finish(stdout, stderr io.Writer, in *input, res *cbr.Result, er
 	return exitSafe
 }
 
-// fail writes an error that ends the run before a result: on standard
-// error, and with --json as one JSON object on standard output too.
-func (c *config) fail(stdout, stderr io.Writer, code int, msg string) int {
-	fmt.Fprintln(stderr, msg)
-	if c != nil && c.json {
+// fail ends the run with an error before a result and returns code:
+// "cbreach: msg" on standard error, then the hint lines, if any, and with
+// --json one schema.Error on standard output, whose error is msg (without
+// the program's name) and whose exit is code. Every error of the command
+// that comes before a result goes through it: usage (a flag, its value,
+// the file argument), input, a limit of the process, an internal error.
+func (c *config) fail(stdout, stderr io.Writer, code int, msg string, hint ...string) int {
+	fmt.Fprintf(stderr, "cbreach: %s\n", msg)
+	for _, h := range hint {
+		fmt.Fprintln(stderr, h)
+	}
+	if c.json || c.jsonArg {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)

@@ -71,6 +71,18 @@ func TestCommandLine(t *testing.T) {
 		{"bad-contexts", []string{"-k", "0", bt}, exitUsage},
 		{"no-file", []string{"-k", "3"}, exitUsage},
 		{"unknown-flag", []string{"--frobnicate", bt}, exitUsage},
+		// Under --json every error is one JSON object on standard output,
+		// whatever the order of --json and a bad flag.
+		{"json-unknown-flag", []string{"--json", "--frobnicate", bt}, exitUsage},
+		{"json-unknown-flag-first", []string{"--frobnicate", "--json", bt}, exitUsage},
+		{"json-unknown-shorthand", []string{"--json", "-x", bt}, exitUsage},
+		{"json-bad-contexts-value", []string{"--json", "-k", "abc", bt}, exitUsage},
+		{"json-no-file", []string{"--json"}, exitUsage},
+		{"json-bad-input", []string{"--json", filepath.Join("testdata", "bad.pds")}, exitUsage},
+		{"json-missing-file", []string{"--json", filepath.Join("testdata", "nothing.pds")}, exitUsage},
+		{"json-print-rules", []string{"--json", "--print-rules", bt}, exitUsage},
+		{"bad-contexts-value", []string{"--contexts=abc", bt}, exitUsage},
+		{"bad-timeout-value", []string{"--timeout", "5", bt}, exitUsage},
 		{"timeout", []string{"--timeout", "1ns", "-k", "5", bt}, exitUnknown},
 		{"json-timeout", []string{"--json", "--timeout", "1ns", "-k", "5", bt}, exitUnknown},
 		{"one-context", []string{"-k", "1", bt}, exitSafe},
@@ -625,6 +637,58 @@ func TestJSONSchema(t *testing.T) {
 			require.Equal(t, tc.exit, code, "%v: %s", tc.args, errb.String())
 		}
 		checkSchema(t, out.Bytes(), code)
+	}
+}
+
+// TestErrorsJSON: every error that ends a run before a result (usage,
+// input, internal) prints "cbreach: " and the message on standard error,
+// and under --json exactly one JSON object on standard output, whose
+// error is the message without the program's name and whose exit is the
+// exit status; without --json, nothing on standard output.
+func TestErrorsJSON(t *testing.T) {
+	bt := filepath.Join("..", "..", "examples", "bluetooth.pds")
+	for _, args := range [][]string{
+		{"--bogus", bt}, {"-x", bt}, {"-k", "abc", bt}, {"--max-nodes", "lots", bt}, {"--max-threads", "1.5", bt},
+		{"--max-tuples", "x", bt}, {"--max-depth", "deep", "--engine", "explicit", bt}, {"--timeout", "soon", bt},
+		{"--all=perhaps", bt}, {"--split"}, {}, {bt, bt}, {"--print-rules", bt}, {"--split", "sideways", bt},
+		{"-k", "0", bt}, {"--engine", "magic", bt}, {"--self-check", "--engine", "seq", bt}, {"--max-memory", "much", bt},
+		{"--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir"), bt},
+		{filepath.Join("testdata", "bad.pds")}, {filepath.Join("testdata", "nothing.pds")},
+		{filepath.Join("testdata", "bp", "bad.bp")}, {filepath.Join("testdata", "bp", "notbp.bp")},
+		{filepath.Join("testdata", "bp", "boolean.pds")}, {filepath.Join("testdata", "cuba", "two.pds")},
+		{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, {"--cuba", filepath.Join("testdata", "cuba", "notarget.pds")},
+		{"--engine", "seq", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")},
+	} {
+		for _, where := range []string{"first", "last", "none"} {
+			if where == "none" && slices.Contains(args, "--print-rules") {
+				continue // an error with --json only
+			}
+			a := slices.Clone(args)
+			switch where {
+			case "first":
+				a = append([]string{"--json"}, a...)
+			case "last":
+				a = append(a, "--json")
+			}
+			var out, errb bytes.Buffer
+			code := run(context.Background(), a, &out, &errb, false)
+			require.Contains(t, []int{exitUsage, exitInternal}, code, "%v: %s", a, errb.String())
+			require.True(t, strings.HasPrefix(errb.String(), "cbreach: "), "%v: stderr %q", a, errb.String())
+			require.NotContains(t, errb.String(), "strconv.", "%v", a)
+			require.NotContains(t, errb.String(), "time: invalid duration", "%v", a)
+			if where == "none" {
+				require.Empty(t, out.String(), "%v", a)
+				continue
+			}
+			dec := json.NewDecoder(&out)
+			var e schema.Error
+			require.NoError(t, dec.Decode(&e), "%v: stdout %q", a, out.String())
+			require.False(t, dec.More(), "%v: more than one JSON object", a)
+			require.Equal(t, code, e.Exit, "%v", a)
+			require.NotEmpty(t, e.Error, "%v", a)
+			require.False(t, strings.HasPrefix(e.Error, "cbreach"), "%v: %q", a, e.Error)
+			require.True(t, strings.HasPrefix(errb.String(), "cbreach: "+e.Error+"\n"), "%v: stderr %q, error %q", a, errb.String(), e.Error)
+		}
 	}
 }
 

@@ -112,8 +112,16 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.MarkHidden("slurm-element")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
+	wantValues(fs, map[string]string{
+		"jobs":          "a whole number of tasks at a time",
+		"timeout":       "a duration such as 15m or 90s (0: no limit)",
+		"slurm-chunk":   "a whole number of tasks",
+		"slurm-cpus":    "a whole number of CPUs",
+		"slurm-poll":    "a duration such as 2s",
+		"slurm-element": "a whole number",
+	})
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", err)
+		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", flagProblem(err, args))
 		return suiteUsage
 	}
 	if *help {

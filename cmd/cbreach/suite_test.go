@@ -405,3 +405,23 @@ func TestSuiteProgressAndFiles(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "a bound in rounds needs engine seq, not cbr", rep.Tasks[0].Message)
 }
+
+// TestSuiteFlagValues: a flag value cbreach suite cannot parse is said in
+// its words, not Go's ("strconv.ParseInt: parsing ...").
+func TestSuiteFlagValues(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--jobs", "all", "x"}, `cbreach suite: invalid argument "all" for --jobs: want a whole number of tasks at a time`},
+		{[]string{"-j", "all", "x"}, `cbreach suite: invalid argument "all" for -j: want a whole number of tasks at a time`},
+		{[]string{"--timeout", "60", "x"}, `cbreach suite: invalid argument "60" for --timeout: want a duration such as 15m or 90s (0: no limit)`},
+		{[]string{"--slurm-cpus", "two", "x"}, `cbreach suite: invalid argument "two" for --slurm-cpus: want a whole number of CPUs`},
+		{[]string{"--json=yes please", "x"}, `cbreach suite: invalid argument "yes please" for --json: want true or false`},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"suite"}, tc.args...), &out, &errb, false)
+		require.Equal(t, suiteUsage, code, "%v", tc.args)
+		require.Equal(t, tc.msg+"\nRun 'cbreach suite -h' for usage.\n", errb.String(), "%v", tc.args)
+	}
+}
