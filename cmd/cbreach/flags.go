@@ -155,7 +155,7 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	fs.BoolVar(&c.trace.off, "no-trace", false, "do not build traces (they keep the view tuples of the search alive and cost a post* per context)")
 	addEngineFlags(fs, &c.engine)
-	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fs.BoolVar(&c.version, "version", false, "print the version on one line and exit: the release, the commit the binary was built from (\"modified\" when the tree had changes) or the module version of go install, the Go release and the BDD kernel")
 	wantValues(fs, map[string]string{
 		"contexts":    "a whole number of contexts",
 		"max-threads": "a whole number of threads",
@@ -271,7 +271,7 @@ func parse(args []string, stdout, stderr io.Writer) (c *config, opts cbr.Options
 		usage(stdout, fs)
 		return c, opts, exitSafe, true
 	case c.version:
-		fmt.Fprintf(stdout, "cbreach %s (BDDs: rudd fork, %s node table)\n", version, bdd.Kernel)
+		fmt.Fprintln(stdout, versionLine(buildInfo()))
 		return c, opts, exitSafe, true
 	case fs.NArg() != 1:
 		msg := fmt.Sprintf("need exactly one input file, got %d", fs.NArg())

@@ -37,9 +37,6 @@ import (
 	"github.com/cbreach/cbreach/pds"
 )
 
-// version is the release of the command.
-const version = "0.2.0"
-
 const (
 	exitSafe      = 0
 	exitViolation = 1

@@ -24,7 +24,8 @@ var (
 )
 
 // cbreachBinary builds the command once for the tests that run it as a
-// separate process.
+// separate process (with -trimpath, as TestVersionBuild does, so that the
+// two share the compiled packages).
 func cbreachBinary(t *testing.T) string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
@@ -38,7 +39,7 @@ func cbreachBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "cbreach")
-		out, err := exec.Command(gobin, "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command(gobin, "build", "-trimpath", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			binErr = &buildError{string(out)}
 		}
