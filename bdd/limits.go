@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // The limits of a manager's computations: the node and memory limits and
@@ -162,7 +164,7 @@ func (m *Manager) stopErr() error {
 // limitErr is the error of a limit reached (inOp: by one operation).
 func (m *Manager) limitErr(inOp bool) error {
 	if m.lim.MaxNodes > 0 && (!inOp || m.lim.MaxMemory == 0 || m.lim.MaxNodes+NodeMargin <= int(m.lim.MaxMemory/2/bytesPerNode)) {
-		return fmt.Errorf("bdd: %w (%d nodes)", ErrNodeLimit, m.lim.MaxNodes)
+		return fmt.Errorf("bdd: %w (%s)", ErrNodeLimit, plural.Count(m.lim.MaxNodes, "node"))
 	}
 	return fmt.Errorf("bdd: %w (%d MiB)", ErrMemoryLimit, m.lim.MaxMemory>>20)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/seq"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/split"
 )
 
@@ -169,17 +170,17 @@ func (r *EngineRun) inconsistent(want Expected) string {
 	got := r.Verdict == cbr.Violation
 	if r.Engine == "cbr-lazy" {
 		if got != violation || got && r.Fewest != fewest {
-			return fmt.Sprintf("got %s with %d contexts, EXPECTED: %s", r.Verdict, r.Fewest, want)
+			return fmt.Sprintf("got %s with %s, EXPECTED: %s", r.Verdict, cbr.Contexts.Of(r.Fewest), want)
 		}
 		return ""
 	}
 	switch {
 	case !want.Violation && got:
-		return fmt.Sprintf("a violation within %d rounds, EXPECTED: %s", r.Fewest, want)
+		return fmt.Sprintf("a violation within %s, EXPECTED: %s", cbr.Rounds.Of(r.Fewest), want)
 	case want.Violation && want.Contexts <= r.K && (!got || r.Fewest > want.Contexts):
-		return fmt.Sprintf("got %s (%d rounds), but a violation with %d contexts fits in %d rounds", r.Verdict, r.Fewest, want.Contexts, want.Contexts)
+		return fmt.Sprintf("got %s (%s), but a violation with %s fits in %s", r.Verdict, cbr.Rounds.Of(r.Fewest), cbr.Contexts.Of(want.Contexts), cbr.Rounds.Of(want.Contexts))
 	case got && r.Threads*r.Fewest < want.Contexts:
-		return fmt.Sprintf("a violation within %d rounds of %d threads, but it needs %d contexts", r.Fewest, r.Threads, want.Contexts)
+		return fmt.Sprintf("a violation within %s of %s, but it needs %s", cbr.Rounds.Of(r.Fewest), plural.Count(r.Threads, "thread"), cbr.Contexts.Of(want.Contexts))
 	}
 	return ""
 }
@@ -341,9 +342,9 @@ func WriteEnginesMarkdown(w io.Writer, rep *EnginesReport) error {
 	var b strings.Builder
 	env := rep.Env
 	fmt.Fprintf(&b, "# cbreach: view tuples against sequentialization\n\n")
-	fmt.Fprintf(&b, "Written by `go run ./benchmarks/cmd/harness --engines` on %s: %s %s/%s, %d CPUs, BDD kernel %s, "+
+	fmt.Fprintf(&b, "Written by `go run ./benchmarks/cmd/harness --engines` on %s: %s %s/%s, %s, BDD kernel %s, "+
 		"time limit %s per run, %.0f s in all. One run per engine and point, one after the other.\n\n",
-		env.Started.Format("2006-01-02"), env.GoVersion, env.GOOS, env.GOARCH, env.NumCPU, env.Kernel, timeoutText(env.Timeout), env.Wall.Seconds())
+		env.Started.Format("2006-01-02"), env.GoVersion, env.GOOS, env.GOARCH, plural.Count(env.NumCPU, "CPU"), env.Kernel, timeoutText(env.Timeout), env.Wall.Seconds())
 	b.WriteString("The bound is K for every engine: K contexts in total for cbr (lazy splitting, default pruning), " +
 		"K rounds of round-robin (K contexts per thread) for seq, eager and lazy; every engine explores the whole bound (`--all`). " +
 		"K rounds of n threads hold up to n*K contexts, so seq answers a larger question than cbr at the same K. " +

@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // engineStyle is an engine's line in the engines plot.
@@ -112,8 +114,8 @@ func drawEngines(dc draw.Canvas, runs []EngineRun, env Env) error {
 	}
 	bottom := draw.Crop(dc, 0, 0, 0, -(dc.Max.Y - dc.Min.Y - legendHeight))
 	notes := []string{
-		fmt.Sprintf("cbreach: %s/%s, %d CPUs, %s BDD kernel; every engine explores the whole bound; time limit %s per run.",
-			orUnknown(env.GOOS), orUnknown(env.GOARCH), env.NumCPU, orUnknown(env.Kernel), timeoutText(env.Timeout)),
+		fmt.Sprintf("cbreach: %s/%s, %s, %s BDD kernel; every engine explores the whole bound; time limit %s per run.",
+			orUnknown(env.GOOS), orUnknown(env.GOARCH), plural.Count(env.NumCPU, "CPU"), orUnknown(env.Kernel), timeoutText(env.Timeout)),
 		"Bound K: contexts in total for cbr, rounds of round-robin (contexts per thread) for seq; K rounds of n threads hold up to n*K contexts.",
 	}
 	notesHeight := drawNotes(bottom, notes)

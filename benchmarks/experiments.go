@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/split"
 )
 
@@ -144,7 +145,7 @@ func Experiments() []Experiment {
 		}
 		for n := 2; n <= 5; n++ {
 			name := fmt.Sprintf("bluetooth-lalreps-n%d", n)
-			e := Experiment{Family: "lalreps", Model: name, File: name + ".pds", Threads: fmt.Sprintf("%d adders or stoppers", n), Contexts: k}
+			e := Experiment{Family: "lalreps", Model: name, File: name + ".pds", Threads: plural.Count(n, "adder") + " or " + plural.Noun(n, "stopper"), Contexts: k}
 			both(e, set, set, Paper{}, Paper{})
 		}
 	}

@@ -89,7 +89,7 @@ func check(r *Run, reason string) (Status, string) {
 	wantViolation, wantFewest := r.Expected.Within(r.Contexts)
 	want := "safe"
 	if wantViolation {
-		want = fmt.Sprintf("violation with %d contexts", wantFewest)
+		want = "violation with " + cbr.Contexts.Of(wantFewest)
 	}
 	cut := Status("")
 	switch {
@@ -99,7 +99,7 @@ func check(r *Run, reason string) (Status, string) {
 		cut = StatusLimit
 	}
 	if r.Verdict == cbr.Violation && (!wantViolation || r.Fewest != wantFewest) {
-		return StatusMismatch, fmt.Sprintf("got a violation with %d contexts, want %s (EXPECTED: %s)", r.Fewest, want, r.Expected)
+		return StatusMismatch, fmt.Sprintf("got a violation with %s, want %s (EXPECTED: %s)", cbr.Contexts.Of(r.Fewest), want, r.Expected)
 	}
 	if cut != "" {
 		if reason == "" {

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // hasVector tells whether runs has a Vector run to plot: one that was not
@@ -259,12 +261,12 @@ func drawVector(dc draw.Canvas, runs []Run, env Env) error {
 
 	bottom := draw.Crop(dc, 0, 0, 0, -(dc.Max.Y - dc.Min.Y - legendHeight))
 	notes := []string{
-		fmt.Sprintf("cbreach: %s/%s, %d CPUs, %s BDD kernel; the whole bound explored, no deduplication (the paper's counting).",
-			orUnknown(env.GOOS), orUnknown(env.GOARCH), env.NumCPU, orUnknown(env.Kernel)),
+		fmt.Sprintf("cbreach: %s/%s, %s, %s BDD kernel; the whole bound explored, no deduplication (the paper's counting).",
+			orUnknown(env.GOOS), orUnknown(env.GOARCH), plural.Count(env.NumCPU, "CPU"), orUnknown(env.Kernel)),
 		"Paper (SEC08, Table 1): jMoped on the compiled Java library, AMD 3 GHz, bits 1 to 8; its lazy runs have 3 view tuples, as ours.",
 	}
 	if eagerBits > 0 && eagerBits < maxBits {
-		notes = append(notes, fmt.Sprintf("Eager was not run beyond %d bits here (the harness's --set large adds 11 to 16 bits).", eagerBits))
+		notes = append(notes, fmt.Sprintf("Eager was not run beyond %s here (the harness's --set large adds 11 to 16 bits).", plural.Count(eagerBits, "bit")))
 	}
 	notesHeight := drawNotes(bottom, notes)
 	legends := []*plot.Legend{&ours, &paper}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // families are the report's sections, in order.
@@ -38,10 +39,10 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		}
 	}
 	b.WriteString("# cbreach: eager and lazy splitting on the benchmark models\n\n")
-	fmt.Fprintf(&b, "- Set: %s, %d runs, %s, per-run timeout %s.\n", env.Set, len(rep.Runs), jobsText(env), timeoutText(env.Timeout))
-	fmt.Fprintf(&b, "- Machine: %s/%s, %d CPUs (runtime.NumCPU), %s; BDD kernel: %s.\n", env.GOOS, env.GOARCH, env.NumCPU, env.GoVersion, env.Kernel)
+	fmt.Fprintf(&b, "- Set: %s, %s, %s, per-run timeout %s.\n", env.Set, plural.Count(len(rep.Runs), "run"), jobsText(env), timeoutText(env.Timeout))
+	fmt.Fprintf(&b, "- Machine: %s/%s, %s (runtime.NumCPU), %s; BDD kernel: %s.\n", env.GOOS, env.GOARCH, plural.Count(env.NumCPU, "CPU"), env.GoVersion, env.Kernel)
 	fmt.Fprintf(&b, "- Started %s; wall time %s (analysis alone %s).\n", env.Started.UTC().Format("2006-01-02 15:04 MST"), env.Wall.Round(time.Second), analysis.Round(time.Second))
-	fmt.Fprintf(&b, "- Result: %d ok, %d mismatches or errors, %d cut off by a limit.", ok, rep.Mismatch, rep.Cutoff)
+	fmt.Fprintf(&b, "- Result: %d ok, %s or %s, %d cut off by a limit.", ok, plural.Count(rep.Mismatch, "mismatch"), plural.Noun(rep.Mismatch, "error"), rep.Cutoff)
 	if rep.Cancelled {
 		b.WriteString(" **Interrupted: not every experiment ran.**")
 	}
@@ -196,7 +197,7 @@ func paperText(p Paper) string {
 	}
 	var parts []string
 	if p.ViewTuples > 0 {
-		parts = append(parts, fmt.Sprintf("%d tuples", p.ViewTuples))
+		parts = append(parts, plural.Count(p.ViewTuples, "tuple"))
 	}
 	if p.Seconds > 0 {
 		parts = append(parts, fmt.Sprintf("%g s", p.Seconds))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -44,12 +45,7 @@ func (u Unit) String() string { return [...]string{"contexts", "preemptions", "r
 func (u Unit) Singular() string { return [...]string{"context", "preemption", "round"}[u] }
 
 // Of writes n units: "1 context", "2 preemptions".
-func (u Unit) Of(n int) string {
-	if n == 1 {
-		return "1 " + u.Singular()
-	}
-	return fmt.Sprintf("%d %s", n, u)
-}
+func (u Unit) Of(n int) string { return plural.Count(n, u.Singular()) }
 
 // ParseUnit returns the unit named "contexts" or "preemptions" (what
 // --count chooses; rounds come with the seq engine).
@@ -76,7 +72,9 @@ func (v Verdict) String() string { return [...]string{"safe", "violation", "unkn
 
 // The limits a run can hit. A Result whose search a limit cut off carries
 // the error in Result.Limit; test it with errors.Is. A run stopped by its
-// context has context.Canceled or context.DeadlineExceeded there.
+// context has context.Canceled or context.DeadlineExceeded there. The
+// limits every engine meets (LimitWords) read the same there whichever
+// engine met them: "cbr: time limit reached" (Result.Finish).
 var (
 	// ErrNodeLimit: more live BDD nodes were needed than Limits.MaxNodes.
 	ErrNodeLimit = bdd.ErrNodeLimit

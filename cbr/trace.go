@@ -9,6 +9,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -264,7 +265,7 @@ func (t *Trace) Check(n *pds.Network, f Found, unit Unit) error {
 		return err
 	}
 	if units != f.Contexts {
-		return bad("the trace uses %d %s, the violation's fewest are %d", units, unit, f.Contexts)
+		return bad("the trace uses %s, the violation's fewest are %d", unit.Of(units), f.Contexts)
 	}
 	return nil
 }
@@ -274,7 +275,7 @@ func (t *Trace) Check(n *pds.Network, f Found, unit Unit) error {
 // is "?"), every stack the thread's initial one.
 func isInitial(n *pds.Network, c explicit.Config) error {
 	if len(c.Globals) != len(n.Globals) || len(c.Threads) != len(n.Threads) {
-		return fmt.Errorf("%d globals and %d threads, want %d and %d", len(c.Globals), len(c.Threads), len(n.Globals), len(n.Threads))
+		return fmt.Errorf("%s and %s, want %d and %d", plural.Count(len(c.Globals), "global"), plural.Count(len(c.Threads), "thread"), len(n.Globals), len(n.Threads))
 	}
 	for i, g := range n.Globals {
 		if init := n.InitOf(g); !init.Any && c.Globals[i] != init.Value {
@@ -294,7 +295,7 @@ func isInitial(n *pds.Network, c explicit.Config) error {
 	for ti, th := range n.Threads {
 		st := c.Threads[ti]
 		if len(st) != len(th.Stack) {
-			return fmt.Errorf("thread %d has %d frames, initially %d", ti, len(st), len(th.Stack))
+			return fmt.Errorf("thread %d has %s, initially %d", ti, plural.Count(len(st), "frame"), len(th.Stack))
 		}
 		for k, f := range th.Stack {
 			if st[k].Label != f.Label || len(st[k].Locals) != len(f.Locals) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // Options configure a Builder.
@@ -254,7 +255,7 @@ func (b *Builder) layout() {
 	}
 	n.RetVar = lay.Uint("ret", n.RetBits, 1)
 	if lay.NumBits() > bdd.MaxVars {
-		b.layErr = fmt.Errorf("pds: the network needs %d BDD variables, more than the %d the kernel has: %w", lay.NumBits(), bdd.MaxVars, ErrTooLarge)
+		b.layErr = fmt.Errorf("pds: the network needs %s, more than the %d the kernel has: %w", plural.Count(lay.NumBits(), "BDD variable"), bdd.MaxVars, ErrTooLarge)
 		return
 	}
 	b.lay = lay
@@ -348,11 +349,11 @@ func (b *Builder) checkCount() error {
 		return nil
 	}
 	if b.program != Unbounded && (got == Unbounded || got > b.program) {
-		what := "unboundedly many"
+		what := "unboundedly many threads"
 		if got != Unbounded {
-			what = fmt.Sprint(got)
+			what = plural.Count(got, "thread")
 		}
-		return fmt.Errorf("pds: the rules can make %s threads, more than the %d the program was counted to have", what, b.program)
+		return fmt.Errorf("pds: the rules can make %s, more than the %d the program was counted to have", what, b.program)
 	}
 	return nil
 }

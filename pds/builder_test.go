@@ -167,7 +167,7 @@ func TestWithThreadSlots(t *testing.T) {
 	_, err = n.WithThreadSlots(4)
 	require.ErrorContains(t, err, "built for at most 3 threads")
 	_, err = n.WithThreadSlots(0)
-	require.ErrorContains(t, err, "1 initial threads exceed the thread bound 0")
+	require.ErrorContains(t, err, "the thread bound 0 is below the network's 1 initial thread")
 
 	for max := 1; max <= 3; max++ {
 		x, err := n.WithThreadSlots(max)

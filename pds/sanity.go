@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // The sanity checker behind Network.Validate (after x/tools/go/ssa's
@@ -175,7 +176,7 @@ func (s *sanity) checkLabel(i int, l *Label) {
 		s.inProc[l.Proc] = count
 	}
 	if count := count[l]; count != 1 {
-		s.errorf(l.Pos, "label %s appears %d times in procedure %s", l.Name, count, l.Proc.Name)
+		s.errorf(l.Pos, "label %s appears %s in procedure %s", l.Name, plural.Count(count, "time"), l.Proc.Name)
 	}
 }
 
@@ -414,7 +415,7 @@ func (s *sanity) checkThreads() {
 			}
 			p := f.Label.Proc
 			if len(f.Locals) != len(p.Locals) {
-				s.errorf(Pos{}, "thread %s: frame %d has %d locals, %s has %d", t.Name, k, len(f.Locals), p.Name, len(p.Locals))
+				s.errorf(Pos{}, "thread %s: frame %d has %s, %s has %d", t.Name, k, plural.Count(len(f.Locals), "local"), p.Name, len(p.Locals))
 				continue
 			}
 			for i, v := range f.Locals {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // Thread creation (docs/design.md, "Threads and forks").
@@ -84,7 +85,8 @@ func declareSlots(b *Builder, lay *bdd.Layout, rows []int) (*slotVars, error) {
 	// count of slots the kernel cannot hold before declaring any.
 	per := (bdd.BitsFor(len(names)) + len(sv.bits)) * GlobalCopies
 	if need := lay.NumBits() + capacity*per; capacity > bdd.MaxVars || need > bdd.MaxVars {
-		return nil, fmt.Errorf("pds: %d thread slots (a thread bound of %d threads) need more than %d BDD variables, %d each: %w", capacity, n.MaxThreads, bdd.MaxVars, per, ErrTooLarge)
+		return nil, fmt.Errorf("pds: the thread slots of a thread bound of %s (%s, %s each) need more than the %s the kernel has: %w",
+			plural.Count(n.MaxThreads, "thread"), plural.Count(capacity, "slot"), plural.Count(per, "BDD variable"), plural.Count(bdd.MaxVars, "BDD variable"), ErrTooLarge)
 	}
 	for s := 0; s < capacity; s++ {
 		sv.proc = append(sv.proc, add(fmt.Sprintf("$slot%d.proc", s), EnumType("$procs", names...), 0))
@@ -211,10 +213,10 @@ func (n *Network) WithThreadSlots(maxThreads int) (*Network, error) {
 		return n, nil
 	}
 	if maxThreads > n.MaxThreads {
-		return nil, fmt.Errorf("pds: the network was built for at most %d threads, not %d", n.MaxThreads, maxThreads)
+		return nil, fmt.Errorf("pds: the network was built for at most %s, not %d", plural.Count(n.MaxThreads, "thread"), maxThreads)
 	}
 	if maxThreads < len(n.Threads) {
-		return nil, fmt.Errorf("pds: %d initial threads exceed the thread bound %d", len(n.Threads), maxThreads)
+		return nil, fmt.Errorf("pds: the thread bound %d is below the network's %s", maxThreads, plural.Count(len(n.Threads), "initial thread"))
 	}
 	z := newSlotting(n, maxThreads-len(n.Threads))
 	for _, r := range n.Rules {

@@ -129,7 +129,7 @@ func TestValidateRejects(t *testing.T) {
 		}, "procedure w was not declared spawnable"},
 		{"frame with too few locals", true, func(s *base) {
 			s.b.Thread("T1", pds.Frame{Label: s.f0, Locals: []pds.Init{{Value: 1}}})
-		}, "thread T1: frame 0 has 1 locals, f has 2"},
+		}, "thread T1: frame 0 has 1 local, f has 2"},
 		{"frame with too many locals", true, func(s *base) {
 			s.b.Thread("T1", pds.Frame{Label: s.w0, Locals: []pds.Init{{}, {}}})
 		}, "thread T1: frame 0 has 2 locals, w has 1"},

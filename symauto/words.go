@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -189,7 +190,7 @@ func (a *Auto) Dump(w io.Writer) error {
 		if t.Label != nil {
 			lbl = t.Label.Name
 		}
-		fmt.Fprintf(&b, "%s -%s-> %s  [%d nodes]\n", a.stateString(t.From), lbl, a.stateString(t.To), m.Size(a.labels[t]))
+		fmt.Fprintf(&b, "%s -%s-> %s  [%s]\n", a.stateString(t.From), lbl, a.stateString(t.To), plural.Count(m.Size(a.labels[t]), "node"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
@@ -140,4 +141,41 @@ func TestZeroOptions(t *testing.T) {
 	// The eager form's network guesses the globals of every round and
 	// schedules the threads itself: more rules than the lazy form's.
 	require.Less(t, seq.Figures(lazy).Rules, seq.Figures(eager).Rules)
+}
+
+// TestLimitTexts: each limit every engine meets (a deadline, a
+// cancellation, the node and the memory limit) reads the same in
+// Result.Limit whichever engine met it, and still is the error it wraps
+// (errors.Is). The cbr and seq engines met a context's end inside a BDD
+// operation ("bdd: context deadline exceeded"), the explicit engine
+// outside one ("context deadline exceeded").
+func TestLimitTexts(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "bluetooth.pds"))
+	require.NoError(t, err)
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	cancelled, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	for _, tc := range []struct {
+		name   string
+		ctx    context.Context
+		limits cbr.Limits
+		is     error
+		text   string
+	}{
+		{"deadline", expired, cbr.Limits{}, context.DeadlineExceeded, "cbr: time limit reached"},
+		{"cancelled", cancelled, cbr.Limits{}, context.Canceled, "cbr: cancelled"},
+		{"nodes", context.Background(), cbr.Limits{MaxNodes: 1}, cbr.ErrNodeLimit, "cbr: BDD node limit reached"},
+		{"memory", context.Background(), cbr.Limits{MaxMemory: 1}, cbr.ErrMemoryLimit, "cbr: memory limit reached"},
+	} {
+		for _, entry := range engines.All {
+			net, err := frontend.Compile("bluetooth.pds", src)
+			require.NoError(t, err)
+			r, err := entry.New(engines.Settings{}).Analyze(tc.ctx, net, cbr.Options{Bound: 5, Unit: entry.Units[0], Limits: tc.limits})
+			require.NoError(t, err, "%s %s", tc.name, entry.Name)
+			require.Equal(t, cbr.Unknown, r.Verdict, "%s %s", tc.name, entry.Name)
+			require.ErrorIs(t, r.Limit, tc.is, "%s %s", tc.name, entry.Name)
+			require.EqualError(t, r.Limit, tc.text, "%s %s", tc.name, entry.Name)
+		}
+	}
 }

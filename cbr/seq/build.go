@@ -6,6 +6,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -75,7 +76,7 @@ func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, la
 	if err := b.Fits(); err != nil {
 		// Every round copies the globals: the bound of rounds is too
 		// large for this network (bad input, as any bound refused).
-		return nil, &cbr.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("the sequential network of %d rounds is too large: %v", rounds, err)}
+		return nil, &cbr.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("the sequential network of %s is too large: %v", cbr.Rounds.Of(rounds), err)}
 	}
 	m := b.Manager()
 	err := m.Run(ctx, cfg.Limits, func() error {
@@ -115,7 +116,7 @@ func checkRounds(net *pds.Network, rounds int) error {
 		bits += g.Type.Bits
 	}
 	if rounds > bdd.MaxVars || rounds*bits*pds.GlobalCopies > bdd.MaxVars {
-		return &cbr.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("the sequential network of %d rounds is too large: its copies of the %d global bits need more than the %d BDD variables the kernel has", rounds, bits, bdd.MaxVars)}
+		return &cbr.OptionError{Engine: Name, Option: "Bound", Problem: fmt.Sprintf("the sequential network of %s is too large: its copies of the %s need more than the %s the kernel has", cbr.Rounds.Of(rounds), plural.Count(bits, "global bit"), plural.Count(bdd.MaxVars, "BDD variable"))}
 	}
 	return nil
 }

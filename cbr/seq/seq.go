@@ -250,7 +250,7 @@ func lazyTraces(ctx context.Context, net *pds.Network, opts options, res *Result
 		case lr.Limit != nil && !errors.Is(lr.Limit, cbr.ErrThreadBound):
 			f.TraceErr = lr.Limit // cut off before it found the violation
 		default:
-			f.TraceErr = fmt.Errorf("%w: the lazy form does not find %s within %d rounds, as the eager form does", cbr.ErrBadTrace, f.Label.Name, f.Contexts)
+			f.TraceErr = fmt.Errorf("%w: the lazy form does not find %s within %s, as the eager form does", cbr.ErrBadTrace, f.Label.Name, cbr.Rounds.Of(f.Contexts))
 		}
 	}
 }

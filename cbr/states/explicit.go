@@ -9,6 +9,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -155,8 +156,8 @@ func (e Engine) run(ctx context.Context, net *pds.Network, o cbr.Options) (*Resu
 		cut = cbr.ThreadLimit(Name, a.cutoff.Pos, net.MaxThreads)
 	case a.capped:
 		cut = &cbr.LimitError{Err: cbr.ErrDepthLimit,
-			Msg:   fmt.Sprintf("explicit: a call would make a stack deeper than %d frames: %v", opts.MaxDepth, cbr.ErrDepthLimit),
-			Words: fmt.Sprintf("stack depth limit of %d frames reached: deeper calls were not explored", opts.MaxDepth)}
+			Msg:   fmt.Sprintf("explicit: a call would make a stack deeper than %s: %v", plural.Count(opts.MaxDepth, "frame"), cbr.ErrDepthLimit),
+			Words: fmt.Sprintf("stack depth limit of %s reached: deeper calls were not explored", plural.Count(opts.MaxDepth, "frame"))}
 	}
 	if err := r.Finish(err, cut); err != nil {
 		return r, err
@@ -220,7 +221,7 @@ func (a *search) limitWords(err error) string {
 		errors.As(err, &e)
 		return e.words()
 	case errors.Is(err, errStates):
-		return fmt.Sprintf("memory limit reached (the stored states would take more than %d bytes)", a.opts.MaxStateBytes)
+		return fmt.Sprintf("memory limit reached (the stored states would take more than %s)", plural.Count(a.opts.MaxStateBytes, "byte"))
 	}
 	return cbr.Reason(err)
 }
@@ -432,8 +433,8 @@ func (e *initialError) Error() string {
 }
 
 func (e *initialError) words() string {
-	return fmt.Sprintf("%s initial configurations: more than the memory limit allows (at least %d bytes each, %s in all)",
-		explicit.FormatCount(e.count), e.each, bytesWords(e.budget))
+	return fmt.Sprintf("%s initial configurations: more than the memory limit allows (at least %s each, %s in all)",
+		explicit.FormatCount(e.count), plural.Count(e.each, "byte"), bytesWords(e.budget))
 }
 
 func (e *initialError) Unwrap() error { return cbr.ErrMemoryLimit }
@@ -443,7 +444,7 @@ func bytesWords(b int64) string {
 	if b >= 1<<20 {
 		return fmt.Sprintf("%d MiB", b>>20)
 	}
-	return fmt.Sprintf("%d bytes", b)
+	return plural.Count(b, "byte")
 }
 
 // expand checks a state's configuration when first met and queues its

@@ -47,7 +47,10 @@ func violation(t *testing.T, name, src string) (*tracefmt.Printer, cbr.Found) {
 	if run == nil {
 		run = net
 	}
-	return tracefmt.New(run, tracefmt.Options{Source: tracefmt.NewSource(name, []byte(src)), Unit: res.Unit}), res.Violations[0]
+	// The statements keep their trailing comment, which holds every
+	// character DOT escapes: read as CUBA's syntax ("#" comments), a
+	// .pds line keeps its "//" comment.
+	return tracefmt.New(run, tracefmt.Options{Source: tracefmt.NewSource(name, []byte(src), tracefmt.LangCUBA), Unit: res.Unit}), res.Violations[0]
 }
 
 // TestWriteDOTText: the chart shows every step's position and statement

@@ -66,7 +66,7 @@ func (c *config) openDot(stdout io.Writer) (*dotFile, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("cbreach: --dot: cannot write %s: %v", c.dot, err)
+		return nil, fmt.Errorf("--dot: cannot write %s: %v", c.dot, err)
 	}
 	return &dotFile{w: f, close: f.Close, name: c.dot}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 	"github.com/spf13/pflag"
@@ -40,7 +41,7 @@ func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
 	fs.StringVar(&e.name, "engine", tuples.Name, "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
 	fs.IntVar(&e.maxDepth, "max-depth", states.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
-	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %d rounds) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)", seqMaxRounds))
+	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %s) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)", cbr.Rounds.Of(seqMaxRounds)))
 }
 
 // settingFlags maps the flags that apply to some engines only to the
@@ -118,7 +119,7 @@ func levels(r *cbr.Result) int {
 
 func tupleSummary(b *strings.Builder, c *config, r *cbr.Result) {
 	st := r.Stats
-	fmt.Fprintf(b, "%s splitting: %d view tuples, %d post* calls, %.3fs\n", c.strategy, st.ViewTuples, st.PostStarCalls, st.Time.Seconds())
+	fmt.Fprintf(b, "%s splitting: %s, %s, %.3fs\n", c.strategy, plural.Count(st.ViewTuples, "view tuple"), plural.Count(st.PostStarCalls, "post* call"), st.Time.Seconds())
 	if c.stats {
 		fmt.Fprintf(b, "view tuples by %s: %v\ncovered tuples dropped: %d, restricted: %d\npost* calls answered by a result of the same level: %d\npost* steps: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
 			r.Unit, st.TuplesPerLevel[:levels(r)], st.Dropped, st.Shrunk, st.PostStarShared, st.PostStarSteps, st.PeakNodes)
@@ -126,7 +127,7 @@ func tupleSummary(b *strings.Builder, c *config, r *cbr.Result) {
 }
 
 func tupleProgress(p cbr.Progress, u cbr.Unit) string {
-	return fmt.Sprintf("%s, %d view tuples done, %d queued, %d post* calls, %.1fs", u.Of(p.Level), p.Tuples, p.Queued, p.PostStar, p.Elapsed.Seconds())
+	return fmt.Sprintf("%s, %s done, %d queued, %s, %.1fs", u.Of(p.Level), plural.Count(p.Tuples, "view tuple"), p.Queued, plural.Count(p.PostStar, "post* call"), p.Elapsed.Seconds())
 }
 
 func tupleStats(out *schema.Output, c *config, r *cbr.Result) {
@@ -144,7 +145,7 @@ func seqSummary(b *strings.Builder, c *config, r *cbr.Result) {
 	if st == nil { // nothing was analysed
 		st = &seq.Stats{}
 	}
-	fmt.Fprintf(b, "sequential reduction (%s): %s, %d rules, %d post* steps, %.3fs\n", c.split, plural(st.Threads, "thread"), st.Rules, r.Stats.PostStarSteps, r.Stats.Time.Seconds())
+	fmt.Fprintf(b, "sequential reduction (%s): %s, %s, %s, %.3fs\n", c.split, plural.Count(st.Threads, "thread"), plural.Count(st.Rules, "rule"), plural.Count(r.Stats.PostStarSteps, "post* step"), r.Stats.Time.Seconds())
 	if c.stats {
 		fmt.Fprintf(b, "build: %.3fs, post*: %.3fs\nlabels: %d, bits of globals: %d, nodes of the rules: %d\npeak BDD node table occupancy: %d (varies from run to run)\n",
 			st.BuildTime.Seconds(), st.PostTime.Seconds(), st.Labels, st.GlobalBits, st.Nodes, r.Stats.PeakNodes)
@@ -152,7 +153,7 @@ func seqSummary(b *strings.Builder, c *config, r *cbr.Result) {
 }
 
 func seqProgress(p cbr.Progress, u cbr.Unit) string {
-	return fmt.Sprintf("%s, %d post* steps, %.1fs", u.Of(p.Level), p.Tuples, p.Elapsed.Seconds())
+	return fmt.Sprintf("%s, %s, %.1fs", u.Of(p.Level), plural.Count(p.Tuples, "post* step"), p.Elapsed.Seconds())
 }
 
 func seqStats(out *schema.Output, c *config, r *cbr.Result) {
@@ -188,16 +189,16 @@ func explicitSummary(b *strings.Builder, c *config, r *cbr.Result) {
 		st = &states.Stats{}
 	}
 	on := map[bool]string{true: "on", false: "off"}[por(c, r)]
-	fmt.Fprintf(b, "explicit search: %d states, %d transitions, %d configurations, %.3fs\n", st.States, st.Transitions, st.Configs, r.Stats.Time.Seconds())
+	fmt.Fprintf(b, "explicit search: %s, %s, %s, %.3fs\n", plural.Count(st.States, "state"), plural.Count(st.Transitions, "transition"), plural.Count(st.Configs, "configuration"), r.Stats.Time.Seconds())
 	if c.stats {
 		fmt.Fprintf(b, "configurations first reached by %s: %v\nstates expanded by %s: %v\n", r.Unit, st.ConfigsPerLevel, r.Unit, st.StatesPerLevel)
-		fmt.Fprintf(b, "partial-order reduction: %s, %d switches left out\nstates expanded again (fewer contexts or another last thread): %d\n", on, st.Reduced, st.Revisits)
-		fmt.Fprintf(b, "stored states: about %d bytes\ndeepest stack: %s\n", st.StoredBytes, plural(st.Deepest, "frame"))
+		fmt.Fprintf(b, "partial-order reduction: %s, %s left out\nstates expanded again (fewer contexts or another last thread): %d\n", on, plural.Count(st.Reduced, "switch"), st.Revisits)
+		fmt.Fprintf(b, "stored states: about %s\ndeepest stack: %s\n", plural.Count(st.StoredBytes, "byte"), plural.Count(st.Deepest, "frame"))
 	}
 }
 
 func explicitProgress(p cbr.Progress, u cbr.Unit) string {
-	return fmt.Sprintf("%s, %d states done, %d queued, %.1fs", u.Of(p.Level), p.Tuples, p.Queued, p.Elapsed.Seconds())
+	return fmt.Sprintf("%s, %s done, %d queued, %.1fs", u.Of(p.Level), plural.Count(p.Tuples, "state"), p.Queued, p.Elapsed.Seconds())
 }
 
 func explicitStats(out *schema.Output, c *config, r *cbr.Result) {

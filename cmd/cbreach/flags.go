@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +35,7 @@ type config struct {
 	maxMemory  string
 	maxTuples  int
 	json       bool
+	jsonArg    bool // the arguments name --json, whatever pflag made of them (jsonAsked)
 	stats      bool
 	printRules bool
 	quiet      bool
@@ -139,7 +141,7 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "give up when more than `N` live BDD nodes are needed; 0 means no limit")
 	fs.StringVar(&c.maxMemory, "max-memory", defaultMemory(), "give up when the process holds more than `SIZE` of memory (e.g. 4GiB, 512MiB); 0 means no limit")
 	fs.IntVar(&c.maxTuples, "max-tuples", tuples.DefaultMaxTuples, "eager splitting: refuse a split into more than `N` view tuples; 0 means no limit")
-	fs.BoolVar(&c.json, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&c.json, "json", false, "print the result, or the error, as one JSON object (docs/json.md; not with --print-rules)")
 	fs.BoolVar(&c.stats, "stats", false, "print the full statistics")
 	fs.BoolVar(&c.printRules, "print-rules", false, "compile and print the pushdown network, do not analyze")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print only the verdict line")
@@ -155,8 +157,102 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.BoolVar(&c.trace.off, "no-trace", false, "do not build traces (they keep the view tuples of the search alive and cost a post* per context)")
 	fs.StringVar(&c.dot, "dot", "", "write the first violation's trace (every violation's with --all, a digraph each) as a message-sequence chart in Graphviz's DOT to `FILE`, - for standard output (the report then goes to standard error); render it with dot -Tsvg FILE. With no violation to draw, FILE holds an empty graph and a note on standard error says so; not with --no-trace")
 	addEngineFlags(fs, &c.engine)
-	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fs.BoolVar(&c.version, "version", false, "print the version on one line and exit: the release, the commit the binary was built from (\"modified\" when the tree had changes) or the module version of go install, the Go release and the BDD kernel")
+	wantValues(fs, map[string]string{
+		"contexts":    "a whole number of contexts",
+		"max-threads": "a whole number of threads",
+		"timeout":     "a duration such as 30s or 5m (0: no limit)",
+		"max-nodes":   "a whole number of BDD nodes (0: no limit)",
+		"max-tuples":  "a whole number of view tuples (0: no limit)",
+		"max-depth":   "a whole number of stack frames",
+	})
 	return fs
+}
+
+// usageHint follows a usage error on standard error.
+const usageHint = "Run 'cbreach -h' for usage."
+
+// wantKey is the annotation of a flag that says what its value must be,
+// for the message of a value pflag cannot parse (flagProblem).
+const wantKey = "cbreach-want"
+
+// wantValues annotates the flags of fs named in want with what their
+// values must be.
+func wantValues(fs *pflag.FlagSet, want map[string]string) {
+	for name, w := range want {
+		if err := fs.SetAnnotation(name, wantKey, []string{w}); err != nil {
+			panic(err) // a flag of the table is not declared
+		}
+	}
+}
+
+// flagProblem says an error of pflag's parsing in the command line's
+// words: a value pflag cannot parse names the flag as the arguments
+// wrote it and what it wants ("invalid argument \"abc\" for -k: want a
+// whole number of contexts"), instead of Go's parse error
+// ("strconv.ParseInt: parsing \"abc\": invalid syntax"). Other errors
+// (an unknown flag, a missing value) are pflag's words.
+func flagProblem(err error, args []string) string {
+	var iv *pflag.InvalidValueError
+	if !errors.As(err, &iv) {
+		return err.Error()
+	}
+	f := iv.GetFlag()
+	want := ""
+	switch w := f.Annotations[wantKey]; {
+	case len(w) > 0:
+		want = w[0]
+	case f.Value.Type() == "bool":
+		want = "true or false"
+	case f.Value.Type() == "duration":
+		want = "a duration such as 30s or 5m"
+	case strings.HasPrefix(f.Value.Type(), "int"), strings.HasPrefix(f.Value.Type(), "uint"):
+		want = "a whole number"
+	default:
+		return err.Error()
+	}
+	return fmt.Sprintf("invalid argument %q for %s: want %s", iv.GetValue(), written(f, args), want)
+}
+
+// written returns the flag's name as the arguments wrote it: its long
+// name, or its shorthand when only that appears.
+func written(f *pflag.Flag, args []string) string {
+	long := "--" + f.Name
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == long || strings.HasPrefix(a, long+"=") {
+			return long
+		}
+	}
+	if f.Shorthand != "" {
+		return "-" + f.Shorthand
+	}
+	return long
+}
+
+// jsonAsked reports whether the arguments (normalized: "--json", not
+// "-json") ask for --json, the last of "--json" and "--json=BOOL"
+// deciding; arguments after "--" are files. An error is JSON when pflag
+// read --json or this finds it: pflag stops at a bad flag, possibly
+// before --json, and takes "--split --json" for a split named "--json".
+func jsonAsked(args []string) bool {
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(a, "=")
+		if name != "--json" {
+			continue
+		}
+		on = true
+		if b, err := strconv.ParseBool(val); hasVal && err == nil {
+			on = b
+		}
+	}
+	return on
 }
 
 // parse reads the command line into the configuration and the options
@@ -167,20 +263,21 @@ func parse(args []string, stdout, stderr io.Writer) (c *config, opts cbr.Options
 	fs := flagSet(c)
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
-	if err := fs.Parse(normalizeArgs(args)); err != nil {
-		fmt.Fprintf(stderr, "cbreach: %v\nRun 'cbreach -h' for usage.\n", err)
-		return c, opts, exitUsage, true
+	args = normalizeArgs(args)
+	c.jsonArg = jsonAsked(args)
+	if err := fs.Parse(args); err != nil {
+		return c, opts, c.fail(stdout, stderr, exitUsage, flagProblem(err, args), usageHint), true
 	}
 	switch {
 	case *help:
 		usage(stdout, fs)
 		return c, opts, exitSafe, true
 	case c.version:
-		fmt.Fprintf(stdout, "cbreach %s (BDDs: rudd fork, %s node table)\n", version, bdd.Kernel)
+		fmt.Fprintln(stdout, versionLine(buildInfo()))
 		return c, opts, exitSafe, true
 	case fs.NArg() != 1:
-		msg := fmt.Sprintf("cbreach: need exactly one input file, got %d\nRun 'cbreach -h' for usage.", fs.NArg())
-		return c, opts, c.fail(stdout, stderr, exitUsage, msg), true
+		msg := fmt.Sprintf("need exactly one input file, got %d", fs.NArg())
+		return c, opts, c.fail(stdout, stderr, exitUsage, msg, usageHint), true
 	}
 	c.file = fs.Arg(0)
 	opts, err := options(c, fs)
@@ -195,7 +292,7 @@ func parse(args []string, stdout, stderr io.Writer) (c *config, opts cbr.Options
 		_, _, err = opts.Check(c.entry.Name, c.entry.Units...)
 	}
 	if err != nil {
-		return c, opts, c.fail(stdout, stderr, exitUsage, "cbreach: "+c.flagWords(err)), true
+		return c, opts, c.fail(stdout, stderr, exitUsage, c.flagWords(err)), true
 	}
 	return c, opts, 0, false
 }
@@ -238,6 +335,8 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 		return cbr.Options{}, errors.New("--per-bound needs a bound: give -k instead of --unbounded")
 	case c.trace.full && c.trace.off:
 		return cbr.Options{}, errors.New("--trace and --no-trace exclude each other")
+	case c.printRules && c.json:
+		return cbr.Options{}, errors.New("--print-rules prints text; it does not combine with --json")
 	}
 	if err := c.checkDot(fs.Changed("dot")); err != nil {
 		return cbr.Options{}, err
@@ -307,7 +406,7 @@ func (c *config) limits(ctx context.Context) (context.Context, func(), error) {
 		}
 		if err != nil {
 			release()
-			return ctx, nil, fmt.Errorf("cbreach: --cpuprofile: %v", err)
+			return ctx, nil, fmt.Errorf("--cpuprofile: %v", err)
 		}
 		undo = append(undo, func() {
 			pprof.StopCPUProfile()
@@ -328,6 +427,9 @@ func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts cbr.Option
 		return c.fail(stdout, stderr, exitUsage, err.Error())
 	}
 	bound, unit, _ := opts.Check(c.entry.Name, c.entry.Units...)
+	if c.unbounded {
+		bound = 0 // none reached
+	}
 	r := &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Limit: err,
 		Reason: cbr.Reason(err) + " while compiling " + c.file, Stats: cbr.Stats{TuplesPerLevel: make([]int, bound+1)}}
 	report(stdout, in, c, r)
@@ -345,9 +447,9 @@ func (c *config) print(ctx context.Context, stdout, stderr io.Writer, in *input)
 		fmt.Fprintf(stderr, "cbreach: %v\n", err)
 		return exitUnknown
 	case isInternal(err):
-		return c.fail(stdout, stderr, exitInternal, "cbreach: "+err.Error())
+		return c.fail(stdout, stderr, exitInternal, err.Error())
 	}
-	return c.fail(stdout, stderr, exitUsage, "cbreach: "+err.Error())
+	return c.fail(stdout, stderr, exitUsage, err.Error())
 }
 
 // checkInput checks what the input must have for the run asked for: a

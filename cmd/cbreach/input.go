@@ -36,18 +36,22 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	if err != nil {
 		return in, err
 	}
-	in.src = tracefmt.NewSource(file, src)
 	if c.bp || !c.cuba && strings.EqualFold(filepath.Ext(file), ".bp") {
+		in.src = tracefmt.NewSource(file, src, tracefmt.LangBP)
 		return loadBP(ctx, in, file, src, c)
+	}
+	in.src = tracefmt.NewSource(file, src, tracefmt.LangPDS)
+	if c.cuba {
+		in.src = tracefmt.NewSource(file, src, tracefmt.LangCUBA)
 	}
 	if !c.cuba {
 		if cuba.LooksLikeSystem(src) {
-			return in, fmt.Errorf("cbreach: %s looks like a CUBA concurrent pushdown system, not a .pds program: run it with --cuba", file)
+			return in, fmt.Errorf("%s looks like a CUBA concurrent pushdown system, not a .pds program: run it with --cuba", file)
 		}
 		net, err := frontend.CompileWith(file, src, frontend.Options{MaxThreads: c.maxThreads, Context: ctx,
 			Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}})
 		if err != nil && bp.LooksLikeProgram(src) {
-			return in, fmt.Errorf("cbreach: %s looks like a Boolean program (procedures with begin ... end), not a .pds program: run it with --bp", file)
+			return in, fmt.Errorf("%s looks like a Boolean program (procedures with begin ... end), not a .pds program: run it with --bp", file)
 		}
 		if err != nil {
 			return in, err
@@ -59,11 +63,11 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	initFile := c.init
 	if initFile == "" {
 		if file == "-" {
-			return in, errors.New("cbreach: a CUBA system read from standard input needs --init FILE")
+			return in, errors.New("a CUBA system read from standard input needs --init FILE")
 		}
 		initFile = base + ".init"
 		if _, err := os.Stat(initFile); err != nil {
-			return in, fmt.Errorf("cbreach: %s: the initial configuration %s is missing; give it with --init FILE", file, initFile)
+			return in, fmt.Errorf("%s: the initial configuration %s is missing; give it with --init FILE", file, initFile)
 		}
 	}
 	initSrc, err := readFile(initFile, nil)
@@ -106,7 +110,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 func loadBP(ctx context.Context, in *input, file string, src []byte, c *config) (*input, error) {
 	net, err := bp.ReadWith(file, src, bp.Options{Options: pds.Options{MaxThreads: c.maxThreads}, Context: ctx, Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}})
 	if err != nil && !c.bp && !bp.LooksLikeProgram(src) {
-		return in, fmt.Errorf("cbreach: %s was read as a Boolean program for its .bp extension, but it does not look like one (no procedure with begin ... end): give --cuba for a CUBA system, or name a .pds program .pds\n%v", file, err)
+		return in, fmt.Errorf("%s was read as a Boolean program for its .bp extension, but it does not look like one (no procedure with begin ... end): give --cuba for a CUBA system, or name a .pds program .pds\n%v", file, err)
 	}
 	if err != nil {
 		return in, err
@@ -120,7 +124,7 @@ func readFile(file string, stdin io.Reader) ([]byte, error) {
 	if file == "-" && stdin != nil {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
-			return nil, fmt.Errorf("cbreach: cannot read standard input: %v", err)
+			return nil, fmt.Errorf("cannot read standard input: %v", err)
 		}
 		return b, nil
 	}
@@ -130,7 +134,7 @@ func readFile(file string, stdin io.Reader) ([]byte, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("cbreach: cannot read %s: %v", file, err)
+		return nil, fmt.Errorf("cannot read %s: %v", file, err)
 	}
 	return b, nil
 }

@@ -38,9 +38,6 @@ import (
 	"github.com/cbreach/cbreach/pds"
 )
 
-// version is the release of the command.
-const version = "0.2.0"
-
 const (
 	exitSafe      = 0
 	exitViolation = 1
@@ -76,6 +73,9 @@ func analyze(ctx context.Context, name string, e engines.Engine, net *pds.Networ
 		defer func() {
 			if p := recover(); p != nil {
 				bound, unit, _ := opts.Check(name, opts.Unit)
+				if opts.Unbounded {
+					bound = 0 // none reached
+				}
 				err = fmt.Errorf("%s: internal error (a bug): panic: %v", name, p)
 				res = &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Net: net,
 					Reason: err.Error(), Stats: cbr.Stats{TuplesPerLevel: make([]int, max(bound, 0)+1)}}
@@ -181,7 +181,7 @@ func (c *config) check(ctx context.Context, stdout, stderr io.Writer, opts cbr.O
 		return c.print(ctx, stdout, stderr, in), in, nil
 	}
 	if err := c.checkInput(in); err != nil {
-		return c.fail(stdout, stderr, exitUsage, "cbreach: "+err.Error()), in, nil
+		return c.fail(stdout, stderr, exitUsage, err.Error()), in, nil
 	}
 	opts.Targets = in.targets
 	if c.engine.selfCheck {
@@ -205,7 +205,7 @@ func (c *config) finish(stdout, stderr io.Writer, in *input, res *cbr.Result, er
 	internal := false
 	if err != nil {
 		if res == nil {
-			return c.fail(stdout, stderr, exitUsage, "cbreach: "+c.flagWords(err))
+			return c.fail(stdout, stderr, exitUsage, c.flagWords(err))
 		}
 		internal = !cbr.IsLimit(err)
 		if internal {
@@ -233,11 +233,18 @@ func (c *config) finish(stdout, stderr io.Writer, in *input, res *cbr.Result, er
 	return exitSafe
 }
 
-// fail writes an error that ends the run before a result: on standard
-// error, and with --json as one JSON object on standard output too.
-func (c *config) fail(stdout, stderr io.Writer, code int, msg string) int {
-	fmt.Fprintln(stderr, msg)
-	if c != nil && c.json {
+// fail ends the run with an error before a result and returns code:
+// "cbreach: msg" on standard error, then the hint lines, if any, and with
+// --json one schema.Error on standard output, whose error is msg (without
+// the program's name) and whose exit is code. Every error of the command
+// that comes before a result goes through it: usage (a flag, its value,
+// the file argument), input, a limit of the process, an internal error.
+func (c *config) fail(stdout, stderr io.Writer, code int, msg string, hint ...string) int {
+	fmt.Fprintf(stderr, "cbreach: %s\n", msg)
+	for _, h := range hint {
+		fmt.Fprintln(stderr, h)
+	}
+	if c.json || c.jsonArg {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)

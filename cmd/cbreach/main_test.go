@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
@@ -57,7 +58,12 @@ func TestCommandLine(t *testing.T) {
 		{"trace-eager-none", []string{"--trace", "--split", "eager", "--prune", "none", "-k", "5", bt}, exitViolation},
 		{"trace-recursion", []string{"--trace", filepath.Join("..", "..", "examples", "recursion.pds")}, exitViolation},
 		{"trace-start-loop", []string{"--trace", "-k", "4", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		// A thread bound of 1 thread (not "1 threads"), in every engine's words.
+		{"thread-bound-one", []string{"--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
+		{"seq-thread-bound-one", []string{"--engine", "seq", "--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
+		{"explicit-thread-bound-one", []string{"--engine", "explicit", "--max-threads", "1", "-k", "3", filepath.Join("testdata", "startloop.pds")}, exitUnknown},
 		{"json-trace-start-loop", []string{"--json", "-k", "4", filepath.Join("testdata", "startloop.pds")}, exitViolation},
+		{"trace-comments", []string{"--trace", "-k", "1", filepath.Join("testdata", "comments.pds")}, exitViolation},
 		{"trace-cuba", []string{"--trace", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")}, exitViolation},
 		{"no-trace", []string{"--no-trace", "-k", "5", bt}, exitViolation},
 		{"trace-flags", []string{"--trace", "--no-trace", bt}, exitUsage},
@@ -67,6 +73,18 @@ func TestCommandLine(t *testing.T) {
 		{"bad-contexts", []string{"-k", "0", bt}, exitUsage},
 		{"no-file", []string{"-k", "3"}, exitUsage},
 		{"unknown-flag", []string{"--frobnicate", bt}, exitUsage},
+		// Under --json every error is one JSON object on standard output,
+		// whatever the order of --json and a bad flag.
+		{"json-unknown-flag", []string{"--json", "--frobnicate", bt}, exitUsage},
+		{"json-unknown-flag-first", []string{"--frobnicate", "--json", bt}, exitUsage},
+		{"json-unknown-shorthand", []string{"--json", "-x", bt}, exitUsage},
+		{"json-bad-contexts-value", []string{"--json", "-k", "abc", bt}, exitUsage},
+		{"json-no-file", []string{"--json"}, exitUsage},
+		{"json-bad-input", []string{"--json", filepath.Join("testdata", "bad.pds")}, exitUsage},
+		{"json-missing-file", []string{"--json", filepath.Join("testdata", "nothing.pds")}, exitUsage},
+		{"json-print-rules", []string{"--json", "--print-rules", bt}, exitUsage},
+		{"bad-contexts-value", []string{"--contexts=abc", bt}, exitUsage},
+		{"bad-timeout-value", []string{"--timeout", "5", bt}, exitUsage},
 		{"timeout", []string{"--timeout", "1ns", "-k", "5", bt}, exitUnknown},
 		{"json-timeout", []string{"--json", "--timeout", "1ns", "-k", "5", bt}, exitUnknown},
 		{"one-context", []string{"-k", "1", bt}, exitSafe},
@@ -92,6 +110,10 @@ func TestCommandLine(t *testing.T) {
 		{"violation-cut-off", []string{"-k", "6", "--all", "--no-trace", "--max-nodes", "8000", bt}, exitViolation},
 		{"converged", []string{"--unbounded", filepath.Join("..", "..", "examples", "spawn.pds")}, exitSafe},
 		{"unbounded-violation", []string{"--unbounded", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
+		// --unbounded cut off: how far it deepened, or nothing when it stopped while compiling.
+		{"unbounded-cut-off", []string{"--unbounded", "--max-nodes", "7000", bt}, exitUnknown},
+		{"unbounded-timeout", []string{"--unbounded", "--timeout", "1ns", bt}, exitUnknown},
+		{"json-unbounded-timeout", []string{"--json", "--unbounded", "--timeout", "1ns", bt}, exitUnknown},
 		{"unbounded-with-k", []string{"--unbounded", "-k", "3", bt}, exitUsage},
 		{"per-bound", []string{"-k", "5", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
 		{"json-per-bound", []string{"-k", "4", "--json", "--per-bound", filepath.Join("..", "..", "examples", "lostupdate.pds")}, exitViolation},
@@ -220,6 +242,26 @@ func TestSelfCheckCoverage(t *testing.T) {
 	require.Equal(t, exitDisagree, code, "stdout:\n%s", out.String())
 	require.Contains(t, out.String(), "explicit:  UNKNOWN (a start at testdata/spawnloop.pds:5:41 would exceed the thread bound of 3 threads; complete up to 2 contexts in runs with at most 3 threads)")
 	require.Contains(t, out.String(), "DISAGREE: the engines give different answers")
+}
+
+// TestUncomment: the statement of a trace step leaves the comments of
+// its line out, in each input language's syntax.
+func TestUncomment(t *testing.T) {
+	for _, tc := range []struct {
+		lang      tracefmt.Lang
+		line, out string
+	}{
+		{tracefmt.LangPDS, "x = x + 1; // one more", "x = x + 1; "},
+		{tracefmt.LangPDS, "x = /* again */ x + 1 /* twice */; /* done */", "x = x + 1;"},
+		{tracefmt.LangPDS, "if (x == 0) { /* open", "if (x == 0) { "},
+		{tracefmt.LangPDS, "a[1] = 2;", "a[1] = 2;"},
+		{tracefmt.LangBP, "{x//y} := T; // set", "{x//y} := T; "},
+		{tracefmt.LangBP, "{a/*b} := F; /* c */", "{a/*b} := F;"},
+		{tracefmt.LangCUBA, "0 0 -> 1 1 # move", "0 0 -> 1 1 "},
+		{tracefmt.LangCUBA, "0 0 -> 1 1 // not a comment", "0 0 -> 1 1 // not a comment"},
+	} {
+		require.Equal(t, tc.out, tracefmt.Uncomment(tc.line, tc.lang), "%q", tc.line)
+	}
 }
 
 func TestNormalizeArgs(t *testing.T) {
@@ -385,8 +427,8 @@ func TestTooLargeRefused(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--max-threads", "1000000000", loop}, "thread slots (a thread bound of 1000000000 threads) need more than 2097151 BDD variables"},
-		{[]string{"--max-threads", "1000000", "--engine", "explicit", loop}, "need more than 2097151 BDD variables"},
+		{[]string{"--max-threads", "1000000000", loop}, "the thread slots of a thread bound of 1000000000 threads ("},
+		{[]string{"--max-threads", "1000000", "--engine", "explicit", loop}, "need more than the 2097151 BDD variables the kernel has"},
 		{[]string{"-k", "1000000000", loop}, "--contexts: need at most 1048576 contexts, got 1000000000"},
 		{[]string{"-k", "1000000000", "--split", "eager", loop}, "--contexts: need at most 1048576 contexts"},
 		{[]string{"-k", "1000000000", "--count", "preemptions", loop}, "need at most 1048576 preemptions"},
@@ -630,6 +672,58 @@ func TestJSONSchema(t *testing.T) {
 			require.Equal(t, tc.exit, code, "%v: %s", tc.args, errb.String())
 		}
 		checkSchema(t, out.Bytes(), code)
+	}
+}
+
+// TestErrorsJSON: every error that ends a run before a result (usage,
+// input, internal) prints "cbreach: " and the message on standard error,
+// and under --json exactly one JSON object on standard output, whose
+// error is the message without the program's name and whose exit is the
+// exit status; without --json, nothing on standard output.
+func TestErrorsJSON(t *testing.T) {
+	bt := filepath.Join("..", "..", "examples", "bluetooth.pds")
+	for _, args := range [][]string{
+		{"--bogus", bt}, {"-x", bt}, {"-k", "abc", bt}, {"--max-nodes", "lots", bt}, {"--max-threads", "1.5", bt},
+		{"--max-tuples", "x", bt}, {"--max-depth", "deep", "--engine", "explicit", bt}, {"--timeout", "soon", bt},
+		{"--all=perhaps", bt}, {"--split"}, {}, {bt, bt}, {"--print-rules", bt}, {"--split", "sideways", bt},
+		{"-k", "0", bt}, {"--engine", "magic", bt}, {"--self-check", "--engine", "seq", bt}, {"--max-memory", "much", bt},
+		{"--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir"), bt},
+		{filepath.Join("testdata", "bad.pds")}, {filepath.Join("testdata", "nothing.pds")},
+		{filepath.Join("testdata", "bp", "bad.bp")}, {filepath.Join("testdata", "bp", "notbp.bp")},
+		{filepath.Join("testdata", "bp", "boolean.pds")}, {filepath.Join("testdata", "cuba", "two.pds")},
+		{"--cuba", filepath.Join("testdata", "cuba", "noinit.pds")}, {"--cuba", filepath.Join("testdata", "cuba", "notarget.pds")},
+		{"--engine", "seq", "-k", "3", "--cuba", filepath.Join("testdata", "cuba", "two.pds")},
+	} {
+		for _, where := range []string{"first", "last", "none"} {
+			if where == "none" && slices.Contains(args, "--print-rules") {
+				continue // an error with --json only
+			}
+			a := slices.Clone(args)
+			switch where {
+			case "first":
+				a = append([]string{"--json"}, a...)
+			case "last":
+				a = append(a, "--json")
+			}
+			var out, errb bytes.Buffer
+			code := run(context.Background(), a, &out, &errb, false)
+			require.Contains(t, []int{exitUsage, exitInternal}, code, "%v: %s", a, errb.String())
+			require.True(t, strings.HasPrefix(errb.String(), "cbreach: "), "%v: stderr %q", a, errb.String())
+			require.NotContains(t, errb.String(), "strconv.", "%v", a)
+			require.NotContains(t, errb.String(), "time: invalid duration", "%v", a)
+			if where == "none" {
+				require.Empty(t, out.String(), "%v", a)
+				continue
+			}
+			dec := json.NewDecoder(&out)
+			var e schema.Error
+			require.NoError(t, dec.Decode(&e), "%v: stdout %q", a, out.String())
+			require.False(t, dec.More(), "%v: more than one JSON object", a)
+			require.Equal(t, code, e.Exit, "%v", a)
+			require.NotEmpty(t, e.Error, "%v", a)
+			require.False(t, strings.HasPrefix(e.Error, "cbreach"), "%v: %q", a, e.Error)
+			require.True(t, strings.HasPrefix(errb.String(), "cbreach: "+e.Error+"\n"), "%v: stderr %q, error %q", a, errb.String(), e.Error)
+		}
 	}
 }
 

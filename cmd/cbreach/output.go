@@ -10,16 +10,9 @@ import (
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
-
-// plural writes "1 context", "2 contexts".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
 
 // units writes "1 context", "2 preemptions": n units of the bound.
 func units(n int, u cbr.Unit) string { return u.Of(n) }
@@ -37,7 +30,7 @@ func report(w io.Writer, in *input, c *config, r *cbr.Result) {
 	var b strings.Builder
 	verdict(&b, in, c, r)
 	for j, n := range r.VisibleStates {
-		fmt.Fprintf(&b, "within %s: %d visible states, %d new view tuples%s\n", units(j, r.Unit), n, at(r.Stats.KeptPerLevel, j), levelTime(r, j))
+		fmt.Fprintf(&b, "within %s: %s, %s%s\n", units(j, r.Unit), plural.Count(n, "visible state"), plural.Count(at(r.Stats.KeptPerLevel, j), "new view tuple"), levelTime(r, j))
 	}
 	if !c.quiet {
 		b.WriteString(threadsLine(in))
@@ -79,14 +72,14 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 				why, units(r.Complete, r.Unit), inRuns(r), more)
 		}
 	case r.Verdict == cbr.Unknown && r.Complete < 0 && r.Stats.ViewTuples > 0:
-		fmt.Fprintf(b, "UNKNOWN: %s; no bound was explored completely (bound %s)\n", r.Reason, bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s; no bound was explored completely (%s)\n", r.Reason, boundWords(c, r))
 	case r.Verdict == cbr.Unknown && r.Complete < 0:
-		fmt.Fprintf(b, "UNKNOWN: %s; nothing was explored (bound %s)\n", r.Reason, bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s; nothing was explored (%s)\n", r.Reason, boundWords(c, r))
 	case r.Verdict == cbr.Unknown && rounds && r.Complete < 1:
-		fmt.Fprintf(b, "UNKNOWN: %s (bound %s)\n", r.Reason, bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s (%s)\n", r.Reason, boundWords(c, r))
 	case r.Verdict == cbr.Unknown:
-		fmt.Fprintf(b, "UNKNOWN: %s; complete up to %s: no violation is reachable %s %s%s (bound %s)\n",
-			r.Reason, units(r.Complete, r.Unit), atMost, units(r.Complete, r.Unit), inRuns(r), bound(c, r))
+		fmt.Fprintf(b, "UNKNOWN: %s; complete up to %s: no violation is reachable %s %s%s (%s)\n",
+			r.Reason, units(r.Complete, r.Unit), atMost, units(r.Complete, r.Unit), inRuns(r), boundWords(c, r))
 	case r.Converged >= 0 && !noTarget(in):
 		fmt.Fprintf(b, "SAFE for any number of %s: %s; the reachable configurations stop growing at %s (explored up to %s)\n",
 			r.Unit, target, units(r.Converged, r.Unit), units(r.Bound, r.Unit))
@@ -112,7 +105,7 @@ func inRuns(r *cbr.Result) string {
 	if r.ThreadBound == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" in runs with at most %d threads", r.ThreadBound)
+	return " in runs with at most " + plural.Count(r.ThreadBound, "thread")
 }
 
 // threadsLine says, for a program that starts threads, how many threads
@@ -150,12 +143,17 @@ func threadsJSON(in *input) *schema.Threads {
 	return t
 }
 
-// bound says the bound of a run.
-func bound(c *config, r *cbr.Result) string {
-	if c.unbounded {
-		return "none, deepened to " + units(r.Bound, r.Unit)
+// boundWords says the bound of a run, for the parenthesis after an
+// UNKNOWN verdict: "bound 5 contexts", or for --unbounded, which gives
+// none, how far the run deepened it, when it explored anything.
+func boundWords(c *config, r *cbr.Result) string {
+	switch {
+	case !c.unbounded:
+		return "bound " + units(r.Bound, r.Unit)
+	case r.Complete < 0 && r.Stats.ViewTuples == 0:
+		return "no bound given"
 	}
-	return units(r.Bound, r.Unit)
+	return "no bound given; deepened to " + units(r.Bound, r.Unit)
 }
 
 // at returns xs[j], or 0 beyond its end.

@@ -13,6 +13,7 @@ import (
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/cbr/tuples"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/split"
 )
@@ -246,7 +247,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		b.WriteString("left out: it checks error labels, not targets\n")
 		return 0, false
 	case opts.Bound > seqMaxRounds:
-		fmt.Fprintf(b, "left out: the self-check runs it up to %d rounds, not %d (rounds bound more contexts)\n", seqMaxRounds, opts.Bound)
+		fmt.Fprintf(b, "left out: the self-check runs it up to %s, not %d (rounds bound more contexts)\n", units(seqMaxRounds, cbr.Rounds), opts.Bound)
 		return 0, false
 	}
 	r, err := analyze(ctx, seq.Name, c.engineNamed(seq.Name, c.settings), net, opts)
@@ -311,7 +312,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		if slotted, err := net.WithThreadSlots(net.MaxThreads); err == nil {
 			n = len(slotted.Threads)
 		}
-		fmt.Fprintf(b, "  %-10s (consistent: %s of %d threads allow up to %s)\n", "", units(opts.Bound, cbr.Rounds), n,
+		fmt.Fprintf(b, "  %-10s (consistent: %s of %s allow up to %s)\n", "", units(opts.Bound, cbr.Rounds), plural.Count(n, "thread"),
 			units(opts.Bound*n, cbr.Contexts))
 	}
 	if !sr.searched() {

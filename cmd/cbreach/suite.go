@@ -15,6 +15,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/spf13/pflag"
 )
 
@@ -121,8 +122,16 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.MarkHidden("slurm-element")
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
+	wantValues(fs, map[string]string{
+		"jobs":          "a whole number of tasks at a time",
+		"timeout":       "a duration such as 15m or 90s (0: no limit)",
+		"slurm-chunk":   "a whole number of tasks",
+		"slurm-cpus":    "a whole number of CPUs",
+		"slurm-poll":    "a duration such as 2s",
+		"slurm-element": "a whole number",
+	})
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", err)
+		fmt.Fprintf(stderr, "cbreach suite: %v\nRun 'cbreach suite -h' for usage.\n", flagProblem(err, args))
 		return suiteUsage
 	}
 	if *help {
@@ -191,7 +200,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 		jobs = append(jobs, suite.Prepare(t, s))
 	}
 	if bad > 0 {
-		fmt.Fprintf(stderr, "cbreach suite: %s; nothing was run\n", plural(bad, "malformed task file"))
+		fmt.Fprintf(stderr, "cbreach suite: %s; nothing was run\n", plural.Count(bad, "malformed task file"))
 		return suiteUsage
 	}
 
@@ -325,11 +334,11 @@ func runSlurm(ctx context.Context, c *suiteConfig, jobs []suite.Job, s suite.Set
 		fmt.Fprintf(stderr, "cbreach suite: %v\n", err)
 		return nil, suiteUsage
 	}
-	fmt.Fprintf(stderr, "cbreach suite: submitted job %s (%d array elements, %d tasks); script %s\n", id, sl.Elements(len(jobs)), len(jobs), script)
+	fmt.Fprintf(stderr, "cbreach suite: submitted job %s (%s, %s); script %s\n", id, plural.Count(sl.Elements(len(jobs)), "array element"), plural.Count(len(jobs), "task"), script)
 	var progress func(done, queued int)
 	if tty {
 		progress = func(done, queued int) {
-			fmt.Fprintf(stderr, "\r\033[Kcbreach suite: job %s: %d done, %d remaining, %d array elements in the queue", id, done, len(jobs)-done, queued)
+			fmt.Fprintf(stderr, "\r\033[Kcbreach suite: job %s: %d done, %d remaining, %s in the queue", id, done, len(jobs)-done, plural.Count(queued, "array element"))
 		}
 	}
 	err = sl.Wait(ctx, id, len(jobs), progress)
@@ -371,7 +380,7 @@ func finishSuite(c *suiteConfig, outs []*output, rows []suite.Row, interrupted b
 		}
 	}
 	if sum.Failed > 0 {
-		fmt.Fprintf(stderr, "cbreach suite: %d of %s failed (status failed; the message says why)\n", sum.Failed, plural(len(rows), "task"))
+		fmt.Fprintf(stderr, "cbreach suite: %d of %s failed (status failed; the message says why)\n", sum.Failed, plural.Count(len(rows), "task"))
 	}
 	switch {
 	case sum.Wrong() > 0:

@@ -24,7 +24,8 @@ var (
 )
 
 // cbreachBinary builds the command once for the tests that run it as a
-// separate process.
+// separate process (with -trimpath, as TestVersionBuild does, so that the
+// two share the compiled packages).
 func cbreachBinary(t *testing.T) string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
@@ -38,7 +39,7 @@ func cbreachBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "cbreach")
-		out, err := exec.Command(gobin, "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command(gobin, "build", "-trimpath", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			binErr = &buildError{string(out)}
 		}
@@ -547,4 +548,24 @@ func TestSuiteProgressAndFiles(t *testing.T) {
 	rep, err := suite.ReadJSON(f)
 	require.NoError(t, err)
 	require.Equal(t, "a bound in rounds needs engine seq, not cbr", rep.Tasks[0].Message)
+}
+
+// TestSuiteFlagValues: a flag value cbreach suite cannot parse is said in
+// its words, not Go's ("strconv.ParseInt: parsing ...").
+func TestSuiteFlagValues(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--jobs", "all", "x"}, `cbreach suite: invalid argument "all" for --jobs: want a whole number of tasks at a time`},
+		{[]string{"-j", "all", "x"}, `cbreach suite: invalid argument "all" for -j: want a whole number of tasks at a time`},
+		{[]string{"--timeout", "60", "x"}, `cbreach suite: invalid argument "60" for --timeout: want a duration such as 15m or 90s (0: no limit)`},
+		{[]string{"--slurm-cpus", "two", "x"}, `cbreach suite: invalid argument "two" for --slurm-cpus: want a whole number of CPUs`},
+		{[]string{"--json=yes please", "x"}, `cbreach suite: invalid argument "yes please" for --json: want true or false`},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"suite"}, tc.args...), &out, &errb, false)
+		require.Equal(t, suiteUsage, code, "%v", tc.args)
+		require.Equal(t, tc.msg+"\nRun 'cbreach suite -h' for usage.\n", errb.String(), "%v", tc.args)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/internal/diag"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // info holds what the checker finds; the compiler reads the tree and it.
@@ -30,14 +31,14 @@ func check(file string, prog *program, errs *errorList) *info {
 	in := &info{globals: map[string]int{}, procs: map[string]*proc{}, scopes: map[*proc]*scope{}}
 	for i, g := range prog.globals {
 		if _, dup := in.globals[g.name]; dup {
-			errs.Add(g.pos, fmt.Sprintf("global %s declared twice", g.name))
+			errs.Add(g.pos, fmt.Sprintf("global %s is declared twice", g.name))
 			continue
 		}
 		in.globals[g.name] = i
 	}
 	for _, pr := range prog.procs {
 		if _, dup := in.procs[pr.name.name]; dup {
-			errs.Add(pr.name.pos, fmt.Sprintf("procedure %s declared twice", pr.name.name))
+			errs.Add(pr.name.pos, fmt.Sprintf("procedure %s is declared twice", pr.name.name))
 			continue
 		}
 		in.procs[pr.name.name] = pr
@@ -57,7 +58,7 @@ func check(file string, prog *program, errs *errorList) *info {
 		in.scopes[pr] = c.sc
 		for i, v := range append(append([]*ident{}, pr.params...), pr.locals...) {
 			if _, dup := c.sc.vars[v.name]; dup {
-				errs.Add(v.pos, fmt.Sprintf("%s declared twice in %s", v.name, pr.name.name))
+				errs.Add(v.pos, fmt.Sprintf("%s is declared twice in %s", v.name, pr.name.name))
 				continue
 			}
 			c.sc.vars[v.name] = i
@@ -125,7 +126,7 @@ func (c *checker) collectLabels(list []*stmt) {
 	for _, s := range list {
 		for _, l := range s.labels {
 			if _, dup := c.sc.labels[l.name]; dup {
-				c.errs.Add(l.pos, fmt.Sprintf("label %s defined twice in %s", l.name, c.pr.name.name))
+				c.errs.Add(l.pos, fmt.Sprintf("label %s is defined twice in %s", l.name, c.pr.name.name))
 				continue
 			}
 			c.sc.labels[l.name] = s
@@ -150,7 +151,7 @@ func (c *checker) target(id *ident, seen map[string]bool) {
 		c.errs.Add(id.pos, fmt.Sprintf("undeclared variable %s", id.name))
 	}
 	if seen[id.name] {
-		c.errs.Add(id.pos, fmt.Sprintf("%s assigned twice in one statement", id.name))
+		c.errs.Add(id.pos, fmt.Sprintf("%s is assigned twice in one statement", id.name))
 	}
 	seen[id.name] = true
 }
@@ -169,7 +170,7 @@ func (c *checker) stmt(s *stmt) {
 			c.target(t, seen)
 		}
 		if len(s.exprs) != len(s.targets) {
-			c.errs.Add(s.pos, fmt.Sprintf("%d variables assigned %d values", len(s.targets), len(s.exprs)))
+			c.errs.Add(s.pos, fmt.Sprintf("%s assigned %s", plural.Count(len(s.targets), "variable"), plural.Count(len(s.exprs), "value")))
 		}
 		for _, e := range s.exprs {
 			c.expr(e, false)
@@ -192,9 +193,9 @@ func (c *checker) stmt(s *stmt) {
 		case c.in.getafix && callee.name.name == "init":
 			c.errs.Add(s.callee.pos, "init is run once, first, and cannot be called")
 		case len(s.exprs) != len(callee.params):
-			c.errs.Add(s.callee.pos, fmt.Sprintf("%s takes %d arguments, not %d", s.callee.name, len(callee.params), len(s.exprs)))
+			c.errs.Add(s.callee.pos, fmt.Sprintf("%s takes %s, not %d", s.callee.name, plural.Count(len(callee.params), "argument"), len(s.exprs)))
 		case len(s.targets) > 0 && len(s.targets) != callee.results:
-			c.errs.Add(s.callee.pos, fmt.Sprintf("%s returns %d values, not %d", s.callee.name, callee.results, len(s.targets)))
+			c.errs.Add(s.callee.pos, fmt.Sprintf("%s returns %s, not %d", s.callee.name, plural.Count(callee.results, "value"), len(s.targets)))
 		}
 	case sGoto, sStartThread:
 		for _, t := range s.targets {
@@ -205,7 +206,7 @@ func (c *checker) stmt(s *stmt) {
 				continue
 			}
 			if _, ok := c.sc.labels[t.name]; !ok {
-				c.errs.Add(t.pos, fmt.Sprintf("label %s not defined in %s", t.name, c.pr.name.name))
+				c.errs.Add(t.pos, fmt.Sprintf("label %s is not defined in %s", t.name, c.pr.name.name))
 				continue
 			}
 			if s.kind == sStartThread && !contains(c.sc.starts, t.name) {
@@ -214,7 +215,7 @@ func (c *checker) stmt(s *stmt) {
 		}
 	case sReturn:
 		if len(s.exprs) != c.pr.results {
-			c.errs.Add(s.pos, fmt.Sprintf("%s returns %d values, not %d", c.pr.name.name, c.pr.results, len(s.exprs)))
+			c.errs.Add(s.pos, fmt.Sprintf("%s returns %s, not %d", c.pr.name.name, plural.Count(c.pr.results, "value"), len(s.exprs)))
 		}
 		for _, e := range s.exprs {
 			c.expr(e, false)

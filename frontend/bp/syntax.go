@@ -202,7 +202,7 @@ func (s *scanner) scan() token {
 				s.advance()
 			}
 			if !closed {
-				s.errs.Add(p, "comment not terminated")
+				s.errs.Add(p, "comment is not terminated")
 			}
 			continue
 		}
@@ -246,7 +246,7 @@ func (s *scanner) scan() token {
 			s.advance()
 			return token{kind: tIdent, text: string(s.src[start:s.off]), pos: p}
 		}
-		s.errs.Add(p, "braced identifier not closed on its line")
+		s.errs.Add(p, "braced identifier is not closed on its line")
 		return token{kind: tBad}
 	}
 	if s.off+1 < len(s.src) {

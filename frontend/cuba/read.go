@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -49,7 +50,7 @@ func Read(pdsName string, pdsSrc []byte, initName string, initSrc []byte, opts p
 	sys := parsePDS(pdsName, pdsSrc, &errs)
 	init := parseConfig(initName, initSrc, sys.States, false, &errs)
 	if init != nil && len(sys.Blocks) > 0 && len(init.Stacks) != len(sys.Blocks) {
-		errs.Add(init.Pos, fmt.Sprintf("%d initial stacks, but %s has %d threads (PDA blocks)", len(init.Stacks), pdsName, len(sys.Blocks)))
+		errs.Add(init.Pos, fmt.Sprintf("%s, but %s has %s (PDA blocks)", plural.Count(len(init.Stacks), "initial stack"), pdsName, plural.Count(len(sys.Blocks), "thread")))
 	}
 	if errs.empty() {
 		checkTableSize(sys, init, &errs)

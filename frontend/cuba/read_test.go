@@ -252,7 +252,7 @@ func TestReadErrors(t *testing.T) {
 			`a.init:1: thread 0: stack symbol: negative number -2`,
 			`a.init:1: thread 0: stack symbol: want a number, got ""`}},
 		{"init too many stacks", ok, "0|1,1", []string{
-			"a.init:1: 2 initial stacks, but a.pds has 1 threads (PDA blocks)"}},
+			"a.init:1: 2 initial stacks, but a.pds has 1 thread (PDA blocks)"}},
 		{"init too few stacks", "2\nPDA 0 1\nPDA 0 1\nPDA 0 1\n", "0|1,1", []string{
 			"a.init:1: 2 initial stacks, but a.pds has 3 threads (PDA blocks)"}},
 		{"errors in both files", "2\nPDA 0 1\n0 1 -> 2 1\n", "3|1", []string{
@@ -298,7 +298,7 @@ func TestTarget(t *testing.T) {
 		{name: "empty stacks", spec: " 1 | - , ", str: "1|-,-", shared: 1, tops: []*pds.Label{nil, nil}},
 		{name: "symbol only in the target", spec: "0|3,5", str: "0|3,5", tops: []*pds.Label{nil, in.Symbols[1][5]}, unreachable: true},
 		{name: "symbol of the other thread", spec: "0|6,0", str: "0|6,0", tops: []*pds.Label{nil, nil}, unreachable: true},
-		{name: "too few threads", spec: "0|1", err: "target gives 1 top symbols, but the system has 2 threads"},
+		{name: "too few threads", spec: "0|1", err: "target gives 1 top symbol, but the system has 2 threads"},
 		{name: "too many threads", spec: "0|1,1,1", err: "target gives 3 top symbols, but the system has 2 threads"},
 		{name: "state out of range", spec: "3|1,6", err: "target shared state 3 out of range 0..2"},
 		{name: "a stack", spec: "0|0.1,6", err: `thread 0: "0.1" is a stack: a target gives only the top symbol`},

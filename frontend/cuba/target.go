@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -78,7 +79,7 @@ func parseTarget(name string, src []byte, inst *Instance, errs *errorList) *Targ
 		return nil
 	}
 	if n := len(inst.Symbols); len(c.Stacks) != n {
-		errs.Add(c.Pos, fmt.Sprintf("target gives %d top symbols, but the system has %d threads", len(c.Stacks), n))
+		errs.Add(c.Pos, fmt.Sprintf("target gives %s, but the system has %s", plural.Count(len(c.Stacks), "top symbol"), plural.Count(n, "thread")))
 		return nil
 	}
 	t := &Target{Shared: uint64(c.Shared), Pos: c.Pos, Tops: make([]*pds.Label, len(c.Stacks)), Symbols: make([]int, len(c.Stacks))}

@@ -97,7 +97,7 @@ func (s *Scanner) skipSpaceAndComments() {
 			s.next()
 			for {
 				if s.ch == eof {
-					s.error(start, "comment not terminated")
+					s.error(start, "comment is not terminated")
 					return
 				}
 				if s.ch == '*' && s.peek() == '/' {

@@ -27,7 +27,7 @@ func TestScanErrors(t *testing.T) {
 		{"@", "invalid character '@'"},
 		{"0x", "hexadecimal literal has no digits"},
 		{"12ab", "invalid integer literal 12ab"},
-		{"/* x", "comment not terminated"},
+		{"/* x", "comment is not terminated"},
 		{"a & b", "did you mean '&&'"},
 		{"é", "only ASCII"},
 	} {

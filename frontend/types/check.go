@@ -87,7 +87,7 @@ func (c *checker) declare(s *scope, id *ast.Ident, obj Object) {
 		return
 	}
 	if prev := s.names[id.Name]; prev != nil {
-		c.errorf(id.Pos(), "%s redeclared (previous declaration at %s)", id.Name, c.where(prev.Pos()))
+		c.errorf(id.Pos(), "%s is redeclared (previous declaration at %s)", id.Name, c.where(prev.Pos()))
 		return
 	}
 	s.names[id.Name] = obj
@@ -336,7 +336,7 @@ func (c *checker) collectLabels(p *Proc, body *ast.BlockStmt) {
 		case *ast.LabeledStmt:
 			l := &Label{object: object{name: s.Label.Name, pos: s.Label.Pos()}, Stmt: s, Proc: p}
 			if prev := p.Labels[s.Label.Name]; prev != nil {
-				c.errorf(s.Label.Pos(), "label %s redeclared (previous declaration at %s)", s.Label.Name, c.where(prev.pos))
+				c.errorf(s.Label.Pos(), "label %s is redeclared (previous declaration at %s)", s.Label.Name, c.where(prev.pos))
 			} else {
 				p.Labels[s.Label.Name] = l
 				c.info.Defs[s.Label] = l

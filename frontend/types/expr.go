@@ -77,7 +77,7 @@ func (c *checker) expr0(e ast.Expr) operand {
 		return c.index(e)
 	case *ast.CallExpr:
 		c.call(e)
-		c.errorf(e.Pos(), "call of %s not allowed inside an expression: a call can only be a statement or the whole right-hand side of an assignment or initializer", e.Fun.Name)
+		c.errorf(e.Pos(), "a call of %s is not allowed inside an expression: a call can only be a statement or the whole right-hand side of an assignment or initializer", e.Fun.Name)
 		return bad
 	case *ast.UnaryExpr:
 		return c.unary(e)
@@ -118,7 +118,7 @@ func (c *checker) ident(e *ast.Ident) operand {
 			return bad
 		}
 		if _, ok := obj.typ.(*Array); ok {
-			c.errorf(e.Pos(), "array %s used without an index", e.Name)
+			c.errorf(e.Pos(), "array %s is used without an index", e.Name)
 			return bad
 		}
 		return operand{mode: value, typ: obj.typ}

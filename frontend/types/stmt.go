@@ -6,6 +6,7 @@ import (
 
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/token"
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 func (c *checker) procBody(p *Proc, d *ast.ProcDecl) {
@@ -30,7 +31,7 @@ func (c *checker) stmtList(list []ast.Stmt) {
 // notInAtomic reports what as disallowed when inside an atomic block.
 func (c *checker) notInAtomic(pos token.Pos, what string) bool {
 	if c.atomic > 0 {
-		c.errorf(pos, "%s not allowed inside atomic: an atomic body may hold only assignments, assume, assert, if/else, skip, local declarations and nested atomic blocks", what)
+		c.errorf(pos, "%s is not allowed inside atomic: an atomic body may hold only assignments, assume, assert, if/else, skip, local declarations and nested atomic blocks", what)
 		return false
 	}
 	return true
@@ -120,7 +121,7 @@ func (c *checker) localDecl(d *ast.VarDecl) {
 // use by a parameter, a local in scope or any top-level declaration.
 func (c *checker) declareLocal(id *ast.Ident, v *Var) {
 	if prev := c.scope.names[id.Name]; prev != nil {
-		c.errorf(id.Pos(), "%s redeclared in this block (previous declaration at %s)", id.Name, c.where(prev.Pos()))
+		c.errorf(id.Pos(), "%s is redeclared in this block (previous declaration at %s)", id.Name, c.where(prev.Pos()))
 	} else if prev := c.scope.lookup(id.Name); prev != nil {
 		what := "a local variable"
 		switch prev := prev.(type) {
@@ -193,7 +194,7 @@ func (c *checker) assign(s *ast.AssignStmt) {
 		// The same variable twice is ambiguous.
 		for _, prev := range s.Lhs[:i] {
 			if c.sameTarget(prev, lhs) {
-				c.errorf(lhs.Pos(), "%s assigned twice in one assignment", ExprString(lhs))
+				c.errorf(lhs.Pos(), "%s is assigned twice in one assignment", ExprString(lhs))
 				break
 			}
 		}
@@ -217,7 +218,7 @@ func (c *checker) assign(s *ast.AssignStmt) {
 		}
 	}
 	if len(s.Lhs) != len(s.Rhs) {
-		c.errorf(s.TokPos, "assignment mismatch: %d variables but %d values", len(s.Lhs), len(s.Rhs))
+		c.errorf(s.TokPos, "assignment mismatch: %s but %s", plural.Count(len(s.Lhs), "variable"), plural.Count(len(s.Rhs), "value"))
 	}
 	for i, r := range s.Rhs {
 		switch r.(type) {
@@ -365,7 +366,7 @@ func (c *checker) jump(s *ast.BranchStmt) {
 			return
 		}
 		if len(c.loops) == 0 {
-			c.errorf(s.Pos(), "%s outside a while loop", s.Tok)
+			c.errorf(s.Pos(), "%s is not inside a while loop", s.Tok)
 			return
 		}
 		c.info.Targets[s] = c.loops[len(c.loops)-1]

@@ -519,7 +519,7 @@ func TestInitialLarge(t *testing.T) {
 	}, got)
 
 	_, err := explicit.Explore(n, explicit.Options{Contexts: 1, MaxConfigs: 1000})
-	require.ErrorContains(t, err, "more than 1000 configurations within 1 contexts: 221360928884514619392 (about 2^67.6) initial configurations")
+	require.ErrorContains(t, err, "more than 1000 configurations within 1 context: 221360928884514619392 (about 2^67.6) initial configurations")
 }
 
 // TestInitialWide: 64-bit open values count 2^64 each and the odometer

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 )
 
@@ -153,7 +154,7 @@ func (x *exploration) initial() error {
 	n := x.n
 	if x.maxConfigs > 0 {
 		if count := InitialCount(n); count.Cmp(big.NewInt(int64(x.maxConfigs))) > 0 {
-			return fmt.Errorf("explicit: more than %d configurations within %d contexts: %s initial configurations: %w", x.maxConfigs, x.k, FormatCount(count), ErrTooManyConfigs)
+			return fmt.Errorf("explicit: more than %s within %s: %s initial configurations: %w", plural.Count(x.maxConfigs, "configuration"), plural.Count(x.k, "context"), FormatCount(count), ErrTooManyConfigs)
 		}
 	}
 	EachInitial(n, func(c Config) bool {
@@ -177,7 +178,7 @@ func (x *exploration) bucket(j int) error {
 		if _, ok := x.reached[it.key]; !ok {
 			x.reached[it.key] = &Reach{Config: it.config, Contexts: j}
 			if x.maxConfigs > 0 && len(x.reached) > x.maxConfigs {
-				return fmt.Errorf("explicit: more than %d configurations within %d contexts: %w", x.maxConfigs, x.k, ErrTooManyConfigs)
+				return fmt.Errorf("explicit: more than %s within %s: %w", plural.Count(x.maxConfigs, "configuration"), plural.Count(x.k, "context"), ErrTooManyConfigs)
 			}
 		}
 		x.expand(it, j)

@@ -29,6 +29,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/benchmarks"
+	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/spf13/pflag"
 )
 
@@ -170,7 +171,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if suite.Slurm {
 		how = "as a Slurm job array"
 	}
-	fmt.Fprintf(stderr, "harness: %d runs (set %s) with cbreach suite, %s, timeout %s per run\n", len(exps), *set, how, *timeout)
+	fmt.Fprintf(stderr, "harness: %s (set %s) with cbreach suite, %s, timeout %s per run\n", plural.Count(len(exps), "run"), *set, how, *timeout)
 	name := *set
 	if *only != "" {
 		name += fmt.Sprintf(", only %q", *only)
@@ -180,8 +181,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "harness: %d runs in %s: %d mismatches or errors, %d cut off by a limit\n",
-		len(rep.Runs), rep.Env.Wall.Round(time.Second), rep.Mismatch, rep.Cutoff)
+	fmt.Fprintf(stderr, "harness: %s in %s: %s or %s, %d cut off by a limit\n",
+		plural.Count(len(rep.Runs), "run"), rep.Env.Wall.Round(time.Second), plural.Count(rep.Mismatch, "mismatch"), plural.Noun(rep.Mismatch, "error"), rep.Cutoff)
 	for _, f := range rep.Files {
 		fmt.Fprintf(stderr, "harness: wrote %s\n", f)
 	}
@@ -189,7 +190,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harness: interrupted; the files hold the runs done so far\n")
 	}
 	if rep.Mismatch > 0 {
-		fmt.Fprintf(stderr, "\nharness: MISMATCH: %d runs differ from their model's EXPECTED line:\n", rep.Mismatch)
+		fmt.Fprintf(stderr, "\nharness: MISMATCH: %s differing from the model's EXPECTED line:\n", plural.Count(rep.Mismatch, "run"))
 		for i := range rep.Runs {
 			r := &rep.Runs[i]
 			if r.Status == benchmarks.StatusMismatch || r.Status == benchmarks.StatusError {
@@ -231,7 +232,7 @@ func runEngines(ctx context.Context, only string, timeout time.Duration, out str
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "harness: engines experiment, %d points x %d engines, timeout %s per run, BDD kernel %s\n", len(exps), len(benchmarks.Engines), timeout, bdd.Kernel)
+	fmt.Fprintf(stderr, "harness: engines experiment, %s x %s, timeout %s per run, BDD kernel %s\n", plural.Count(len(exps), "point"), plural.Count(len(benchmarks.Engines), "engine"), timeout, bdd.Kernel)
 	rep, err := benchmarks.RunEngines(ctx, benchmarks.EnginesOptions{Experiments: exps, Timeout: timeout, OutDir: out, Log: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "harness: %v\n", err)
@@ -245,7 +246,7 @@ func runEngines(ctx context.Context, only string, timeout time.Duration, out str
 		return exitInterrupted
 	}
 	if rep.Mismatch > 0 {
-		fmt.Fprintf(stderr, "harness: MISMATCH: %d runs or points are inconsistent (engines.md lists them)\n", rep.Mismatch)
+		fmt.Fprintf(stderr, "harness: MISMATCH: inconsistent runs or points: %d (engines.md lists them)\n", rep.Mismatch)
 		return exitMismatch
 	}
 	return exitOK

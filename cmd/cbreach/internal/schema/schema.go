@@ -135,13 +135,15 @@ type ExplicitStats struct {
 }
 
 // Error is what --json prints on standard output when the run fails
-// before a result (bad input or usage, an internal error); the message
-// goes to standard error too, and the exit status is the same.
+// before a result, whatever the failure: usage (an unknown flag or a bad
+// value, even one before --json on the command line; no input file),
+// bad input, an internal error. The message goes to standard error too,
+// there after "cbreach: ", and the exit status is the same.
 type Error struct {
 	Schema  int    `json:"schema"`  // required: Version
 	Version string `json:"version"` // required
-	Error   string `json:"error"`   // required: the message
-	Exit    int    `json:"exit"`    // required: the exit status
+	Error   string `json:"error"`   // required: the message, without "cbreach: "
+	Exit    int    `json:"exit"`    // required: the exit status, 2 or 4
 }
 
 // A trace in JSON: the initial configuration, then every context with

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // The statuses of a row.
@@ -158,8 +160,8 @@ func Summarize(rows []Row) Summary {
 }
 
 func (s Summary) String() string {
-	return fmt.Sprintf("%d tasks: %d correct (%d true, %d false), %d wrong (%d true, %d false), %d unknown (%d failed, %d cancelled); score %d",
-		s.Tasks, s.CorrectTrue+s.CorrectFalse, s.CorrectTrue, s.CorrectFalse, s.Wrong(), s.WrongTrue, s.WrongFalse, s.Unknown, s.Failed, s.Cancelled, s.Score)
+	return fmt.Sprintf("%s: %d correct (%d true, %d false), %d wrong (%d true, %d false), %d unknown (%d failed, %d cancelled); score %d",
+		plural.Count(s.Tasks, "task"), s.CorrectTrue+s.CorrectFalse, s.CorrectTrue, s.CorrectFalse, s.Wrong(), s.WrongTrue, s.WrongFalse, s.Unknown, s.Failed, s.Cancelled, s.Score)
 }
 
 // Report is the object `cbreach suite --json` prints.

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // Slurm runs the jobs of a suite as one Slurm job array. The directory
@@ -93,7 +95,7 @@ func (sl *Slurm) WriteScript(jobs []Job, s Settings) (string, error) {
 		mem = (s.MaxMemory + 512<<20 + 1<<20 - 1) >> 20 // the limit, the runtime and the element itself
 	}
 	var b2 strings.Builder
-	fmt.Fprintf(&b2, "#!/bin/sh\n# cbreach suite: %d tasks, %d per array element. Submit with: sbatch %s\n", len(jobs), sl.Chunk, shellQuote(filepath.Join(sl.Dir, ScriptFile)))
+	fmt.Fprintf(&b2, "#!/bin/sh\n# cbreach suite: %s, %d per array element. Submit with: sbatch %s\n", plural.Count(len(jobs), "task"), sl.Chunk, shellQuote(filepath.Join(sl.Dir, ScriptFile)))
 	fmt.Fprintf(&b2, "#SBATCH --job-name=cbreach-suite\n#SBATCH --array=0-%d\n", sl.Elements(len(jobs))-1)
 	fmt.Fprintf(&b2, "#SBATCH --time=%s\n", slurmTime(limit))
 	if mem > 0 {
@@ -263,7 +265,7 @@ func RunElement(ctx context.Context, dir string, elem int, exe string) error {
 		return fmt.Errorf("%s: %v", JobsFile, err)
 	}
 	if m.Chunk < 1 || elem < 0 || elem*m.Chunk >= len(m.Jobs) {
-		return fmt.Errorf("array element %d: out of range (%d tasks, %d per element)", elem, len(m.Jobs), m.Chunk)
+		return fmt.Errorf("array element %d: out of range (%s, %d per element)", elem, plural.Count(len(m.Jobs), "task"), m.Chunk)
 	}
 	s := m.Settings
 	s.Exe = exe
