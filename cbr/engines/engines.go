@@ -24,14 +24,17 @@ type Engine interface {
 // command line or a task file: each engine reads its own (Entry.Settings
 // names them) and ignores the others.
 type Settings struct {
-	Split split.Strategy // "split": cbr's splitting; seq's form (Lazy: the lazy form)
+	Split split.Strategy // "split": cbr's splitting; seq's form (split.Lazy, the zero value: the lazy form)
 	Prune tuples.Prune   // "prune": cbr's covered tuples left out
 	// PerBound ("per-bound"): cbr explores the whole bound and counts the
 	// reachable visible states within each number of contexts.
 	PerBound bool
 	MaxDepth int   // "max-depth": explicit's stack depth limit (0: its default)
 	NoPOR    bool  // "no-por": explicit without its partial-order reduction
-	MaxBytes int64 // "max-state-bytes": explicit's bound on its stored states (0: none)
+	// MaxBytes is explicit's bound on its stored states (0: none); the
+	// command line gives it the memory limit (--max-memory), which every
+	// engine takes, so it names no setting of its own.
+	MaxBytes int64
 }
 
 // Entry is one engine of the table.
@@ -65,7 +68,7 @@ var All = []Entry{
 		Units: []cbr.Unit{cbr.Rounds}, Settings: []string{"split"},
 		New: func(s Settings) Engine { return seq.Engine{Eager: s.Split == split.Eager} }},
 	{Name: states.Name, Doc: "explicit states, for small models",
-		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Settings: []string{"max-depth", "no-por", "max-state-bytes"}, Targets: true,
+		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Settings: []string{"max-depth", "no-por"}, Targets: true,
 		New: func(s Settings) Engine {
 			return states.Engine{MaxDepth: s.MaxDepth, NoPOR: s.NoPOR, MaxStateBytes: s.MaxBytes}
 		}},

@@ -41,7 +41,7 @@ func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
 	fs.StringVar(&e.name, "engine", tuples.Name, "analysis `ENGINE`: cbr (symbolic, view tuples), seq (symbolic, sequential reduction: -k counts rounds of round-robin) or explicit (explicit states, for small models)")
 	fs.IntVar(&e.maxDepth, "max-depth", states.DefaultMaxDepth, "explicit engine: explore stacks of at most `N` frames (deeper calls give UNKNOWN)")
 	fs.BoolVar(&e.noPOR, "no-por", false, "explicit engine: turn the partial-order reduction off")
-	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %s) and compare verdicts, fewest contexts, violation sites and traces (exit 4 when they disagree)", cbr.Rounds.Of(seqMaxRounds)))
+	fs.BoolVar(&e.selfCheck, "self-check", false, fmt.Sprintf("run cbr eager, cbr lazy, explicit (and seq up to %s) and compare verdicts, fewest contexts, violation sites, coverage and traces (exit 4 when they disagree)", cbr.Rounds.Of(seqMaxRounds)))
 }
 
 // settingFlags maps the flags that apply to some engines only to the

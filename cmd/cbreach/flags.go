@@ -112,10 +112,7 @@ Flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
-Flags marked "explicit engine" apply to --engine explicit only; --prune,
---no-dedup, --max-tuples and --reach-tops to --engine cbr only; --split
-to cbr (view tuple splitting) and seq (the reduction's form).
-
+%s
 Exit status: 0 no violation within the bound, 1 violation, 2 bad input or
 usage, 3 unknown (a time, memory, BDD node, view tuple or thread limit, or
 Ctrl-C, cut the search off; what was covered is printed), 4 an internal
@@ -123,7 +120,43 @@ error (a bug, never a limit: e.g. a trace failed its replay on the
 explicit semantics). --self-check: 0 or 1 when the engines agree, 3 when
 one was cut off by a limit and the others agree, 4 when they disagree or
 one failed with an internal error.
-`)
+`, engineFlagsHelp())
+}
+
+// engineFlagsHelp says which flags apply to some engines only (a usage
+// error with another), read from the table: each setting's flags, the
+// unbounded search, preemption counting and CUBA's targets.
+func engineFlagsHelp() string {
+	var order []string
+	groups := map[string][]string{}
+	add := func(engineNames []string, flags ...string) {
+		key := engines.Or(engineNames)
+		if groups[key] == nil {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], flags...)
+	}
+	for _, f := range settingFlags {
+		add(engines.Taking(f.setting), "--"+f.flag)
+	}
+	var unbounded, targets []string
+	for _, e := range engines.All {
+		if e.Unbounded {
+			unbounded = append(unbounded, e.Name)
+		}
+		if e.Targets {
+			targets = append(targets, e.Name)
+		}
+	}
+	add(unbounded, "--unbounded")
+	add(engines.Counting(cbr.Preemptions), "--count preemptions")
+	add(targets, "--cuba", "--init", "--target")
+	var b strings.Builder
+	b.WriteString("Flags for some engines only (a usage error with another):\n")
+	for _, key := range order {
+		fmt.Fprintf(&b, "  %s: --engine %s\n", strings.Join(groups[key], ", "), key)
+	}
+	return b.String()
 }
 
 // flagSet declares the flags into c.

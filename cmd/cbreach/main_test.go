@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
@@ -852,5 +853,62 @@ func TestLimitsEveryEngine(t *testing.T) {
 			require.Contains(t, []int{exitViolation, exitUnknown}, code, stdout)
 			require.Less(t, took, 4200*time.Millisecond)
 		})
+	}
+}
+
+// TestEngineFlagsHelp: the footer of -h says, for every flag that applies
+// to some engines only, which ones; each engine it names takes the flag
+// and each other refuses it as a usage error (the footer lacked
+// --per-bound and --unbounded).
+func TestEngineFlagsHelp(t *testing.T) {
+	lp := filepath.Join("..", "..", "examples", "lostupdate.pds")
+	two := filepath.Join("testdata", "cuba", "two.pds")
+	args := map[string][]string{
+		"--split": {"--split", "eager", lp}, "--prune": {"--prune", "none", lp}, "--no-dedup": {"--no-dedup", lp},
+		"--max-tuples": {"--max-tuples", "9", lp}, "--reach-tops": {"--reach-tops", lp}, "--per-bound": {"--per-bound", lp},
+		"--unbounded": {"--unbounded", lp}, "--max-depth": {"--max-depth", "9", lp}, "--no-por": {"--no-por", lp},
+		"--count preemptions": {"--count", "preemptions", lp}, "--cuba": {"--cuba", two},
+		"--init":   {"--cuba", "--init", filepath.Join("testdata", "cuba", "two.init"), two},
+		"--target": {"--cuba", "--target", filepath.Join("testdata", "cuba", "two.spec"), two},
+	}
+	help := engineFlagsHelp()
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(help), "\n")[1:] {
+		flags, names, ok := strings.Cut(strings.TrimSpace(line), ": --engine ")
+		require.True(t, ok, line)
+		for _, f := range strings.Split(flags, ", ") {
+			seen[f] = true
+			a, ok := args[f]
+			require.True(t, ok, "the test has no arguments for %s", f)
+			for _, e := range engines.All {
+				takes := slices.Contains(strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == ' ' }), e.Name)
+				var out, errb bytes.Buffer
+				bound := "1"
+				if f == "--unbounded" && takes {
+					bound = ""
+				}
+				full := append([]string{"--engine", e.Name, "--no-trace"}, a...)
+				if bound != "" {
+					full = append([]string{"-k", bound}, full...)
+				}
+				code := run(context.Background(), full, &out, &errb, false)
+				if takes {
+					require.NotEqual(t, exitUsage, code, "%s with --engine %s: %s", f, e.Name, errb.String())
+				} else {
+					require.Equal(t, exitUsage, code, "%s with --engine %s: %s", f, e.Name, out.String())
+				}
+			}
+		}
+	}
+	for f := range args {
+		require.True(t, seen[f], "the footer of -h does not name %s:\n%s", f, help)
+	}
+	// Every setting of the table is a flag (the table named a
+	// max-state-bytes flag that does not exist).
+	fs := flagSet(&config{})
+	for _, e := range engines.All {
+		for _, s := range e.Settings {
+			require.NotNil(t, fs.Lookup(s), "--engine %s takes setting %q, which is no flag", e.Name, s)
+		}
 	}
 }
