@@ -728,26 +728,6 @@ func TestErrorsJSON(t *testing.T) {
 	}
 }
 
-// TestReadmeExample: the README shows the output of its first command as
-// the command prints it (but for the time, and the path from the
-// repository's root).
-func TestReadmeExample(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Skip("no README.md:", err)
-	}
-	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"-k", "5", "-split", "lazy", filepath.Join("..", "..", "examples", "bluetooth.pds")}, &out, &errb, false)
-	require.Equal(t, exitViolation, code, errb.String())
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		line = strings.ReplaceAll(line, filepath.Join("..", "..")+string(filepath.Separator), "")
-		if strings.HasPrefix(line, "lazy splitting:") {
-			line = line[:strings.LastIndex(line, ",")] // the time varies
-		}
-		require.Contains(t, string(readme), "    "+line, "README.md shows this line of the example's output")
-	}
-}
-
 // TestProgressUnit: on a terminal the progress line counts the bound in
 // the engine's unit (rounds for seq).
 func TestProgressUnit(t *testing.T) {
