@@ -29,8 +29,8 @@ type Settings struct {
 	// PerBound ("per-bound"): cbr explores the whole bound and counts the
 	// reachable visible states within each number of contexts.
 	PerBound bool
-	MaxDepth int   // "max-depth": explicit's stack depth limit (0: its default)
-	NoPOR    bool  // "no-por": explicit without its partial-order reduction
+	MaxDepth int  // "max-depth": explicit's stack depth limit (0: its default)
+	NoPOR    bool // "no-por": explicit without its partial-order reduction
 	// MaxBytes is explicit's bound on its stored states (0: none); the
 	// command line gives it the memory limit (--max-memory), which every
 	// engine takes, so it names no setting of its own.
