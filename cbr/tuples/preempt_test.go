@@ -220,3 +220,45 @@ func TestPreemptionsNeedPruning(t *testing.T) {
 	_, err = tuples.Engine{Prune: tuples.PruneNone}.Analyze(context.Background(), net, cbr.Options{Unit: cbr.Preemptions})
 	require.ErrorContains(t, err, "pruning")
 }
+
+// freeEmptyContext is a program whose violation lazy splitting first
+// reaches through a context in which a thread makes no step: thread 1
+// runs first (a free context) from the initial tuple, where g1 is either
+// value; at g1 == false it cannot move, so the switch to thread 0 is free
+// too, and the tuple thread 1's post* made (its configurations where it
+// did not move together with those where it finished) is not covered by
+// the one thread 0 made from the initial tuple. Thread 0 sets g1, is
+// preempted by thread 1 (g1 = !g0 = false), and fails its assertion after
+// thread 1 finished: 1 preemption, in 3 contexts, starting with
+// g1 == false, thread 1 never having moved before its second context.
+// The first context of the walked-back run is empty, which no run of
+// the explicit semantics has.
+const freeEmptyContext = `
+bool g0 = true;
+bool g1 = ?;
+proc h0(int<2> d, int<2> p0) { g1 = true; }
+proc t0() { h0(2, 3); assert(!(!g1)); }
+proc t1(int<3> a0) { atomic { assume(g1); } g1 = !(g0); }
+start t0();
+start t1(2);
+`
+
+// TestPreemptionTraceEmptyContext: the trace of freeEmptyContext's
+// violation replays, without an empty context, with its fewest
+// preemptions (1), under lazy and eager splitting.
+func TestPreemptionTraceEmptyContext(t *testing.T) {
+	for _, s := range []split.Strategy{split.Lazy, split.Eager} {
+		net, err := frontend.Compile("empty.pds", []byte(freeEmptyContext))
+		require.NoError(t, err)
+		r, err := tuples.Engine{Split: s}.Analyze(t.Context(), net, cbr.Options{Bound: 1, Unit: cbr.Preemptions, Traces: true})
+		require.NoError(t, err, s)
+		require.Equal(t, cbr.Violation, r.Verdict, s)
+		f := r.Violations[0]
+		require.Equal(t, 1, f.Contexts, s)
+		require.NoError(t, reachcases.CheckTrace(f, cbr.Preemptions, r.Net), s)
+		n, err := f.Trace.Preemptions(r.Net)
+		require.NoError(t, err, s)
+		require.Equal(t, 1, n, s)
+		require.Len(t, f.Trace.Contexts, 3, s)
+	}
+}
