@@ -221,34 +221,20 @@ func TestPreemptionsNeedPruning(t *testing.T) {
 	require.ErrorContains(t, err, "pruning")
 }
 
-// freeEmptyContext is a program whose violation lazy splitting first
-// reaches through a context in which a thread makes no step: thread 1
-// runs first (a free context) from the initial tuple, where g1 is either
-// value; at g1 == false it cannot move, so the switch to thread 0 is free
-// too, and the tuple thread 1's post* made (its configurations where it
-// did not move together with those where it finished) is not covered by
-// the one thread 0 made from the initial tuple. Thread 0 sets g1, is
-// preempted by thread 1 (g1 = !g0 = false), and fails its assertion after
-// thread 1 finished: 1 preemption, in 3 contexts, starting with
-// g1 == false, thread 1 never having moved before its second context.
-// The first context of the walked-back run is empty, which no run of
-// the explicit semantics has.
-const freeEmptyContext = `
-bool g0 = true;
-bool g1 = ?;
-proc h0(int<2> d, int<2> p0) { g1 = true; }
-proc t0() { h0(2, 3); assert(!(!g1)); }
-proc t1(int<3> a0) { atomic { assume(g1); } g1 = !(g0); }
-start t0();
-start t1(2);
-`
-
-// TestPreemptionTraceEmptyContext: the trace of freeEmptyContext's
-// violation replays, without an empty context, with its fewest
-// preemptions (1), under lazy and eager splitting.
+// TestPreemptionTraceEmptyContext: the trace of the violation of
+// reachcases' free-empty-context replays, without an empty context, with
+// its fewest preemptions (1), under lazy and eager splitting. Counting
+// preemptions, lazy splitting first reaches it from the initial tuple
+// through thread 1, run first and free, whose post* holds its initial
+// configurations (where g1 is false it cannot move), then thread 0, free
+// too. That tuple of thread 0 is kept although thread 0's own from the
+// initial tuple holds the same configurations of thread 0, because
+// thread 1 finished in others. Thread 1 must still be where it started
+// in its second context, so the walk back leaves it there in its first:
+// an empty context, which no run of the explicit semantics has.
 func TestPreemptionTraceEmptyContext(t *testing.T) {
 	for _, s := range []split.Strategy{split.Lazy, split.Eager} {
-		net, err := frontend.Compile("empty.pds", []byte(freeEmptyContext))
+		net, err := reachcases.Lookup("free-empty-context").Build()
 		require.NoError(t, err)
 		r, err := tuples.Engine{Split: s}.Analyze(t.Context(), net, cbr.Options{Bound: 1, Unit: cbr.Preemptions, Traces: true})
 		require.NoError(t, err, s)
