@@ -11,7 +11,9 @@ import (
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend"
+	"github.com/cbreach/cbreach/internal/testkit/randnet"
 	"github.com/cbreach/cbreach/internal/testkit/reachcases"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	pexp "github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"
@@ -219,4 +221,95 @@ func TestPreemptionsNeedPruning(t *testing.T) {
 	require.NoError(t, err)
 	_, err = tuples.Engine{Prune: tuples.PruneNone}.Analyze(context.Background(), net, cbr.Options{Unit: cbr.Preemptions})
 	require.ErrorContains(t, err, "pruning")
+}
+
+// TestPreemptionTraceEmptyContext: the trace of the violation of
+// reachcases' free-empty-context replays, without an empty context, with
+// its fewest preemptions (1), under lazy and eager splitting. Counting
+// preemptions, lazy splitting first reaches it from the initial tuple
+// through thread 1, run first and free, whose post* holds its initial
+// configurations (where g1 is false it cannot move), then thread 0, free
+// too. That tuple of thread 0 is kept although thread 0's own from the
+// initial tuple holds the same configurations of thread 0, because
+// thread 1 finished in others. Thread 1 must still be where it started
+// in its second context, so the walk back leaves it there in its first:
+// an empty context, which no run of the explicit semantics has.
+func TestPreemptionTraceEmptyContext(t *testing.T) {
+	for _, s := range []split.Strategy{split.Lazy, split.Eager} {
+		net, err := reachcases.Lookup("free-empty-context").Build()
+		require.NoError(t, err)
+		r, err := tuples.Engine{Split: s}.Analyze(t.Context(), net, cbr.Options{Bound: 1, Unit: cbr.Preemptions, Traces: true})
+		require.NoError(t, err, s)
+		require.Equal(t, cbr.Violation, r.Verdict, s)
+		f := r.Violations[0]
+		require.Equal(t, 1, f.Contexts, s)
+		require.NoError(t, reachcases.CheckTrace(f, cbr.Preemptions, r.Net), s)
+		n, err := f.Trace.Preemptions(r.Net)
+		require.NoError(t, err, s)
+		require.Equal(t, 1, n, s)
+		require.Len(t, f.Trace.Contexts, 3, s)
+	}
+}
+
+// The sizes of TestPreemptionTracesRandom's campaign, as RandomSeeds's
+// (package tier): fixed seeds 1 to n, and in the long tier drawn ones.
+const (
+	everydayTraceSeeds = 200
+	longTraceSeeds     = 4000
+	drawnTraceSeeds    = 1000
+)
+
+// preemptTraceParams are the networks of TestPreemptionTracesRandom: two
+// threads and relations as random tables over one or two globals (bool,
+// int<2> or a three-valued enum, each starting with any value one in
+// four), so that a thread may move from some start values and not from
+// others, which a walk back needs to leave a thread where it started in
+// a free context (free-empty-context in reachcases).
+var preemptTraceParams = randnet.Params{Threads: 2, Procs: 3, Labels: 2, Rules: 3, Errors: true, MaxThreads: 2, Density: 0.7, Enums: true}
+
+// emptyContextSeeds are seeds of preemptTraceParams whose traces once
+// failed their replay with an empty context (lazy splitting, 0 to 2
+// preemptions: thread 1 left where it started in context 1). Few networks
+// have that shape, 2 of the first 65,000 seeds, so every tier runs them
+// besides its own.
+var emptyContextSeeds = []uint64{4287, 60704}
+
+// TestPreemptionTracesRandom runs cbr lazy and eager counting preemptions,
+// within 0 to preemptMaxK, with traces, on random networks, and checks
+// every violation's trace (reachcases.CheckTrace: replayed on the explicit
+// semantics, no context empty, as many preemptions as the violation's
+// fewest). TestDifferentialPreemptions checks traces too, with the fewest
+// preemptions against the explicit reference, on fewer networks of
+// another kind (guards and updates), among which a walk back with an empty
+// context did not show up.
+func TestPreemptionTracesRandom(t *testing.T) {
+	seeds := append(tier.Seeds(t, everydayTraceSeeds, longTraceSeeds, drawnTraceSeeds), emptyContextSeeds...)
+	variants := []reachcases.Variant{
+		reachcases.CBR("lazy", tuples.Engine{}, cbr.Preemptions),
+		reachcases.CBR("eager", tuples.Engine{Split: split.Eager}, cbr.Preemptions),
+	}
+	traces, runs, cut := 0, 0, 0
+	for _, seed := range seeds {
+		net, err := randnet.Generate(seed, preemptTraceParams)
+		require.NoError(t, err, "seed %d", seed)
+		for k := 0; k <= preemptMaxK; k++ {
+			for _, v := range variants {
+				ctx, cancel := reachcases.TupleBudget(t.Context(), preemptBudget)
+				o, err := v.Run(ctx, net, k) // checks the traces
+				cancel()
+				require.NoError(t, err, "seed %d k %d %s", seed, k, v.Name)
+				runs++
+				if reachcases.NoAnswer(o) != nil {
+					cut++
+				}
+				for _, f := range o.Raw.(*cbr.Result).Violations {
+					if f.Trace != nil {
+						traces++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d networks, %d runs (%d cut off by the budget), %d traces checked", len(seeds), runs, cut, traces)
+	require.LessOrEqual(t, cut*10, runs, "too many runs cut off")
 }

@@ -100,7 +100,53 @@ func (a *analysis) traceOf(f cbr.Found, job traceJob) (*cbr.Trace, error) {
 		contexts = append(contexts, c)
 	}
 	slices.Reverse(contexts)
-	return &cbr.Trace{Initial: cfg, Contexts: contexts}, a.net.M.Err()
+	return &cbr.Trace{Initial: cfg, Contexts: maximal(contexts)}, a.net.M.Err()
+}
+
+// maximal returns the contexts of a walked-back run as the explicit
+// semantics has them: without the contexts in which the thread made no
+// step, and with consecutive contexts of one thread joined.
+//
+// The walk can give an empty context: post* of thread t includes the
+// configurations it started from, so an item that t's context made holds
+// configurations of its parent where t made no step, and the chain of
+// items may leave the walk no other choice (in TestPreemptionTraceEmptyContext
+// thread 1 must stay where it starts in context 1, as it has to move in
+// context 3). Counting contexts, the walk has none: without it the run
+// would use fewer contexts than the violation's fewest (and Trace.Check
+// rejects a trace with fewer). Counting preemptions, such a context costs
+// nothing when the switch into t was free (the first context, or a switch
+// away from a thread that cannot move) and t cannot move where it stands:
+// the switch away from t is free too (the item's blocked part,
+// preemptLevels.from), so the fewest preemptions do not rule it out. The
+// next thread's context from that part is one it also ran from the
+// parent, and the search keeps it when the configurations where t did
+// move, which the same tuple holds, are more than that one covers (in the
+// test, lazy splitting: thread 1 finished).
+//
+// Dropping a context of thread t empty at configuration c, between
+// contexts of threads p and u, leaves the run's steps and configurations
+// as they are and uses no more preemptions: the switch from p to u at c
+// costs what the one from p to t did (whether p can move at c), and the
+// one from t to u is gone (when the first context is the empty one, u's
+// becomes the first, free). When u is p, joining p's two contexts removes
+// both switches. The walk's run preempts at most as many times as the
+// item of the violation has preemptions (a switch the chain made for free
+// comes from a blocked part, whose view of its last thread the walk's
+// configuration lies in), hence so does this one; no run uses fewer than
+// the fewest the search found, so it uses exactly those.
+func maximal(contexts []cbr.TraceContext) []cbr.TraceContext {
+	var out []cbr.TraceContext
+	for _, c := range contexts {
+		switch n := len(out); {
+		case len(c.Steps) == 0:
+		case n > 0 && out[n-1].Thread == c.Thread:
+			out[n-1].Steps = append(out[n-1].Steps, c.Steps...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // noWitness is the error of a trace that cannot be reconstructed.

@@ -201,6 +201,28 @@ start init(); start check();
 			OpenBits: 8,
 		},
 		{
+			// Thread 0 sets g1 and fails when it then sees it false;
+			// thread 1 waits for g1 and sets it to !g0, false: t0, t1,
+			// t0 (3 contexts, 1 preemption). Counting preemptions, lazy
+			// splitting first reaches it through a tuple of thread 1
+			// run first where it could not move (g1 false at the
+			// start), so that the walk back of its trace has an empty
+			// first context (TestPreemptionTraceEmptyContext).
+			Name: "free-empty-context",
+			Build: compile("empty.pds", `
+bool g0 = true;
+bool g1 = ?;
+proc h0(int<2> d, int<2> p0) { g1 = true; }
+proc t0() { h0(2, 3); assert(!(!g1)); }
+proc t1(int<3> a0) { atomic { assume(g1); } g1 = !(g0); }
+start t0();
+start t1(2);
+`),
+			K:        3,
+			Want:     want(cbr.Violation, "t0.L5.assert@3"),
+			OpenBits: 1,
+		},
+		{
 			// The running example of the jMoped paper's Section 2.4;
 			// it has no error label.
 			Name:  "paper",
