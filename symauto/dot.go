@@ -43,7 +43,7 @@ func (a *Auto) WriteDOT(w io.Writer) error {
 		if s == Final {
 			shape = ", shape=doublecircle"
 		}
-		fmt.Fprintf(&b, "  q%d [label=%s%s];\n", s, dotQuote(a.stateString(s)), shape)
+		fmt.Fprintf(&b, "  q%d [label=%s%s];\n", s, DOTQuote(a.stateString(s)), shape)
 	}
 	fmt.Fprintf(&b, "  start -> q%d;\n", Initial)
 	for _, t := range a.Transitions() {
@@ -54,7 +54,7 @@ func (a *Auto) WriteDOT(w io.Writer) error {
 		l := a.labels[t]
 		lines := append([]string{fmt.Sprintf("%s  [%d BDD nodes]", sym, a.sp.M.Size(l))}, a.sp.Net.FormatFields(l, a.dotFields(t))...)
 		for i, line := range lines {
-			lines[i] = dotEscape(line)
+			lines[i] = DOTEscape(line)
 		}
 		// \l ends a left-justified line of a label.
 		fmt.Fprintf(&b, "  q%d -> q%d [label=\"%s\\l\"];\n", t.From, t.To, strings.Join(lines, `\l`))
@@ -104,10 +104,12 @@ func (a *Auto) dotFields(t Trans) []pds.Field {
 	return fs
 }
 
-// dotEscape escapes s for a DOT quoted string that Graphviz reads as a
-// label: a backslash doubled, a quote escaped, a newline as \n, any other
-// control character a space.
-func dotEscape(s string) string {
+// DOTEscape escapes s for a DOT quoted string that Graphviz reads as a
+// label or a name: a backslash doubled (Graphviz reads escapes such as
+// \n and \l in labels), a quote escaped, a newline as \n, any other
+// control character a space. The trace charts of package cbr/tracefmt
+// use it too.
+func DOTEscape(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
 		switch {
@@ -126,5 +128,5 @@ func dotEscape(s string) string {
 	return b.String()
 }
 
-// dotQuote is s as a DOT quoted string (dotEscape).
-func dotQuote(s string) string { return `"` + dotEscape(s) + `"` }
+// DOTQuote is s as a DOT quoted string (DOTEscape).
+func DOTQuote(s string) string { return `"` + DOTEscape(s) + `"` }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/symauto"
 )
 
 // The chart of a trace in Graphviz's DOT language (docs/traces.md,
@@ -48,7 +49,7 @@ func (p *Printer) WriteDOT(w io.Writer, name string, f cbr.Found) error {
 	var b strings.Builder
 	who := Starters(tr)
 	fmt.Fprintf(&b, "// %s\n", strings.Join(strings.Fields(strings.ToValidUTF8(Describe(f, p.unit), "\uFFFD")), " "))
-	fmt.Fprintf(&b, "digraph %s {\n", quoted(name))
+	fmt.Fprintf(&b, "digraph %s {\n", symauto.DOTQuote(name))
 	b.WriteString("  graph [newrank=true, nodesep=0.3, ranksep=0.35, fontname=\"Helvetica\"];\n")
 	b.WriteString("  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n")
 	b.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
@@ -121,7 +122,7 @@ func (p *Printer) WriteDOT(w io.Writer, name string, f cbr.Found) error {
 			attrs = "color=\"#3060a0\", style=dashed"
 		}
 		if switches[i] != "" {
-			attrs += ", label=" + quoted(" "+switches[i])
+			attrs += ", label=" + symauto.DOTQuote(" "+switches[i])
 		}
 		fmt.Fprintf(&b, "  %s -> c%d [%s];\n", prev, i+1, attrs)
 		prev = fmt.Sprintf("c%d", i+1)
@@ -253,29 +254,5 @@ func htmlText(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
-}
-
-// quoted is s as a DOT quoted string for a label or a name: a backslash
-// doubled (Graphviz reads escapes such as \n and \l in labels), a quote
-// escaped, a newline as \n, any other control character a space.
-func quoted(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < ' ' || r == 0x7f:
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
 	return b.String()
 }

@@ -1,6 +1,10 @@
 package tracefmt
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cbreach/cbreach/symauto"
+)
 
 // TestEscaping: text in HTML-like labels and in quoted strings reaches
 // Graphviz as written, whatever characters it holds.
@@ -21,8 +25,8 @@ func TestEscaping(t *testing.T) {
 		if got := htmlText(c.in); got != c.html {
 			t.Errorf("htmlText(%q): got %q want %q", c.in, got, c.html)
 		}
-		if got := quoted(c.in); got != c.quoted {
-			t.Errorf("quoted(%q): got %q want %q", c.in, got, c.quoted)
+		if got := symauto.DOTQuote(c.in); got != c.quoted {
+			t.Errorf("symauto.DOTQuote(%q): got %q want %q", c.in, got, c.quoted)
 		}
 	}
 }
