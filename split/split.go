@@ -323,11 +323,13 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, alike func() bdd.Node, level int) {
 	sp, m := x.sp, x.sp.M
 	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
+	a := m.False()
 	if !c.IsFalse() {
 		p.needsAlike = true
-		c = m.Diff(c, alike())
+		a = alike()
+		c = m.Diff(c, a)
 	}
-	for _, class := range x.partition(live, c) {
+	for _, class := range x.partition(live, c, a) {
 		p.views = append(p.views, post.Restrict(class, level))
 		p.rels = append(p.rels, m.And(class, u))
 	}
@@ -343,52 +345,80 @@ func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
 }
 
 // Partition computes a safe partition of the start globals in live (over
-// Gs) by the paper's Algorithm 2, with BDD operations only: S = NOT C over
-// live x live, where C is the confluence relation less the pairs in alike
-// (over Gs and Gt: start globals no other view tells apart; True when
-// there is no such view, False for the paper's relation); repeatedly take
-// y0, the least element left under the lexicographic order, F(x) =
-// S(x, y0), and remove from F the smaller element of every confluent
-// pair in it until F is a clique of NOT C. Classes come out in increasing
-// order of their least elements, so runs are deterministic. Each class
-// costs one pass of the outer loop and at most two of the inner one:
-// after one removal no confluent pair is left in F (of a pair x < y in
-// what is left, x would have been removed), so the work grows with the
-// number of classes, not with the number of globals.
+// Gs), given U'(Gs, G) and alike (over Gs and Gt: start globals no other
+// view tells apart, an equivalence relation as Splitter.Alike's is; True
+// when there is no such view, False for the paper's relation), by the
+// paper's Algorithm 2 with each class seeded by the alike class of its
+// least element ([partition]; the package documentation, "Seeded
+// classes", proves the partition safe for C' = C AND NOT alike).
+// Classes come out in increasing order of their least elements, so runs
+// are deterministic.
 func (x *Splitter) Partition(u, live, alike bdd.Node) []bdd.Node {
-	return x.partition(live, x.sp.M.Diff(x.Confluence(u), alike))
+	sp, m := x.sp, x.sp.M
+	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
+	return x.partition(live, m.Diff(c, alike), alike)
 }
 
-// partition is Algorithm 2 on the start globals in live with the
-// conflicts c (over Gs and Gt): S = live x live AND NOT c.
-func (x *Splitter) partition(live, c bdd.Node) []bdd.Node {
+// partition is Algorithm 2 on the start globals in live (over Gs), with
+// the conflicts c (over Gs and Gt, within live x live, symmetric: C' =
+// C AND NOT alike) and each class seeded with the alike class of its
+// least element. With BDD operations only: repeatedly take y0, the least
+// element left under the lexicographic order; F(x) = left(x) AND NOT
+// c(x, y0) (the paper's S(x, y0)); the seed is y0 and every x in F alike
+// to y0; the rest of F loses what conflicts with the seed, then the
+// smaller element of every conflicting pair in it until no conflict is
+// left (the paper's inner loop); the class is the seed and that rest.
+// With alike False the seed is y0 alone and this is Algorithm 2 exactly.
+// Each class takes the whole alike class of its y0 among the elements
+// left, so there are at most as many classes as alike classes meet live.
+// Each costs one outer pass and at most two inner ones (after one removal
+// no conflicting pair is left: of a pair x < y in what is left, x would
+// have been removed), so the work grows with the number of classes, not
+// with the number of globals.
+func (x *Splitter) partition(live, c, alike bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
-	liveT := sp.StartToStart2(live)
-	s := m.And(live, liveT, m.Not(c)) // S(x, y), x in Gs, y in Gt
 	gt := sp.Start2Set()
 	gsSet := sp.StartSet()
+	left := live // over Gs
 	var classes []bdd.Node
-	for !s.IsFalse() {
-		// Line 3: y0 is the least element left (over Gt).
-		left := m.Exists(s, gsSet) // over Gt
-		leftS := sp.Start2ToStart(left)
-		// least(P)(y) = P(y) AND NOT EXISTS x. P(x) AND x < y
-		y0 := m.And(left, m.Not(m.AndExists(leftS, x.lt, gsSet)))
-		// Line 4: F(x) = S(x, y0).
-		f := m.AndExists(s, y0, gt)
-		for {
-			// Line 6: D(x, y) = L(x, y) AND F(x) AND F(y) AND NOT S(x, y),
-			// with L(x, y) = x < y; line 8 removes x.
-			fT := sp.StartToStart2(f)
-			d := m.And(x.lt, f, fT, m.Not(s))
-			if d.IsFalse() {
-				break
-			}
-			f = m.Diff(f, m.Exists(d, gt))
+	for !left.IsFalse() {
+		// Line 3: y0 is the least element left (over Gt):
+		// least(P)(y) = P(y) AND NOT EXISTS x. P(x) AND x < y.
+		leftT := sp.StartToStart2(left)
+		y0 := m.Diff(leftT, m.AndExists(left, x.lt, gsSet))
+		// Line 4: F(x) = S(x, y0), the elements left that do not
+		// conflict with y0.
+		f := m.Diff(left, m.AndExists(c, y0, gt))
+		seed := m.Or(sp.Start2ToStart(y0), m.And(f, m.AndExists(alike, y0, gt)))
+		seed = x.clique(seed, c) // a no-op when alike is an equivalence relation
+		rest := m.Diff(f, seed)
+		if !rest.IsFalse() {
+			rest = m.Diff(rest, m.AndExists(c, sp.StartToStart2(seed), gt))
+			rest = x.clique(rest, c)
 		}
-		classes = append(classes, f)
-		// Line 11: S = S AND NOT F(x) AND NOT F(y).
-		s = m.And(s, m.Not(f), m.Not(sp.StartToStart2(f)))
+		class := m.Or(seed, rest)
+		classes = append(classes, class)
+		// Line 11: remove the class from S.
+		left = m.Diff(left, class)
+		if m.Err() != nil {
+			break // a limit: the caller checks the manager's error
+		}
 	}
 	return classes
+}
+
+// clique removes from f (over Gs) the smaller element of every pair in f
+// that conflicts under c (over Gs and Gt), until no such pair is left:
+// the inner loop of Algorithm 2 (lines 5 to 9).
+func (x *Splitter) clique(f, c bdd.Node) bdd.Node {
+	sp, m := x.sp, x.sp.M
+	for {
+		// Line 6: D(x, y) = L(x, y) AND F(x) AND F(y) AND NOT S(x, y),
+		// with L(x, y) = x < y; line 8 removes x.
+		d := m.And(x.lt, f, sp.StartToStart2(f), c)
+		if d.IsFalse() {
+			return f
+		}
+		f = m.Diff(f, m.Exists(d, sp.Start2Set()))
+	}
 }
