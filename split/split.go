@@ -168,20 +168,36 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // new tuples. The errors are an eager split beyond MaxTuples and a limit
 // of the manager (its error, once set). It is
 // Parts, with the start globals the other views of t cannot tell apart
-// (Alike), followed by Apply.
+// (Others), followed by Apply.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
-	p, err := x.Parts(post, changed, level, func() bdd.Node { return x.Alike(t, active) })
+	p, err := x.Parts(post, changed, level, Others(t, active))
 	if err != nil {
 		return nil, err
 	}
 	return x.Apply(t, active, p), nil
 }
 
+// Others returns the views of t but the active thread's: those whose
+// relation Alike lazy splitting respects.
+func Others(t Tuple, active int) []*symauto.Auto {
+	out := make([]*symauto.Auto, 0, len(t.Views))
+	for i, v := range t.Views {
+		if i != active {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Alike returns the pairs of start globals (over Gs and Gt) at which no
 // view of t but the active thread's tells the two apart: the
 // conjunction of their symauto.Auto.Alike. Lazy splitting keeps two
 // confluent start globals apart only outside this relation; eager
-// ignores it.
+// ignores it. Split and Parts never build it: they compute the pairs of
+// the confluence relation outside it, and the start globals alike to one
+// start global, from the views directly (symauto.Auto.TellApart and
+// AlikeTo), which is the same but over fewer pairs or one copy of the
+// globals.
 func (x *Splitter) Alike(t Tuple, active int) bdd.Node {
 	m := x.sp.M
 	r := m.True()
@@ -229,14 +245,14 @@ type rebaseKey struct {
 
 // Parts splits post (arguments as for Split) into the active thread's
 // new views, by start global for Eager, by class of a safe partition for
-// Lazy; alike returns (over Gs and Gt, Alike) the pairs of start globals
-// that the other views of the tuple cannot tell apart, which lazy may put
-// in one class even when they are confluent. It is called only when two
-// live start globals are confluent (Parts.NeedsAlike); otherwise the
-// parts depend on the post* result alone. Tuples whose active thread had
-// the same view and domain (and, when the parts need it, whose other
-// views give the same relation) share the parts.
-func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike func() bdd.Node) (*Parts, error) {
+// Lazy; others are the views of the tuple's other threads (Others):
+// lazy may put two confluent start globals in one class when they are
+// alike for every one of them (Alike). They are asked only when two live
+// start globals are confluent (Parts.NeedsAlike); otherwise the parts
+// depend on the post* result alone. Tuples whose active thread had the
+// same view and domain (and, when the parts need it, the same other
+// views) share the parts.
+func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, others []*symauto.Auto) (*Parts, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.CurSet()))
@@ -249,7 +265,7 @@ func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike 
 			return nil, err
 		}
 	} else {
-		x.splitLazy(p, post, u, live, alike, level)
+		x.splitLazy(p, post, u, live, others, level)
 	}
 	if err := m.Err(); err != nil {
 		return nil, err
@@ -320,16 +336,37 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 
 // splitLazy makes a part of each class of a safe partition of the live
 // start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
-func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, alike func() bdd.Node, level int) {
+//
+// The conflicts C' = C AND NOT Alike come from the confluent pairs
+// (over Gs and Gt) that each other view tells apart
+// (symauto.Auto.TellApart), the seeds from the start globals alike to y0
+// for every other view (symauto.Auto.AlikeTo, over one copy): Alike
+// itself, over two copies of every global, is never built.
+func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, others []*symauto.Auto, level int) {
 	sp, m := x.sp, x.sp.M
 	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
-	a := m.False()
 	if !c.IsFalse() {
 		p.needsAlike = true
-		a = alike()
-		c = m.Diff(c, a)
+		apart := m.False()
+		for _, v := range others {
+			d := v.TellApart(c)
+			apart = m.Or(apart, d)
+			if c = m.Diff(c, d); c.IsFalse() {
+				break
+			}
+		}
+		c = apart
 	}
-	for _, class := range x.partition(live, c, a) {
+	alikeTo := func(y bdd.Node) bdd.Node {
+		r := m.True()
+		for _, v := range others {
+			if r = m.And(r, v.AlikeTo(y)); r.IsFalse() {
+				break
+			}
+		}
+		return r
+	}
+	for _, class := range x.partition(live, c, alikeTo) {
 		p.views = append(p.views, post.Restrict(class, level))
 		p.rels = append(p.rels, m.And(class, u))
 	}
@@ -356,13 +393,14 @@ func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
 func (x *Splitter) Partition(u, live, alike bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
 	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
-	return x.partition(live, m.Diff(c, alike), alike)
+	return x.partition(live, m.Diff(c, alike), func(y bdd.Node) bdd.Node { return m.AndExists(alike, y, sp.Start2Set()) })
 }
 
 // partition is Algorithm 2 on the start globals in live (over Gs), with
 // the conflicts c (over Gs and Gt, within live x live, symmetric: C' =
 // C AND NOT alike) and each class seeded with the alike class of its
-// least element. With BDD operations only: repeatedly take y0, the least
+// least element (alikeTo(y) returns, over Gs, the start globals alike to
+// y, one valuation over Gt). Without conflicts live is one class. With BDD operations only: repeatedly take y0, the least
 // element left under the lexicographic order; F(x) = left(x) AND NOT
 // c(x, y0) (the paper's S(x, y0)); the seed is y0 and every x in F alike
 // to y0; the rest of F loses what conflicts with the seed, then the
@@ -375,8 +413,11 @@ func (x *Splitter) Partition(u, live, alike bdd.Node) []bdd.Node {
 // no conflicting pair is left: of a pair x < y in what is left, x would
 // have been removed), so the work grows with the number of classes, not
 // with the number of globals.
-func (x *Splitter) partition(live, c, alike bdd.Node) []bdd.Node {
+func (x *Splitter) partition(live, c bdd.Node, alikeTo func(y bdd.Node) bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
+	if c.IsFalse() {
+		return []bdd.Node{live}
+	}
 	gt := sp.Start2Set()
 	gsSet := sp.StartSet()
 	left := live // over Gs
@@ -389,7 +430,7 @@ func (x *Splitter) partition(live, c, alike bdd.Node) []bdd.Node {
 		// Line 4: F(x) = S(x, y0), the elements left that do not
 		// conflict with y0.
 		f := m.Diff(left, m.AndExists(c, y0, gt))
-		seed := m.Or(sp.Start2ToStart(y0), m.And(f, m.AndExists(alike, y0, gt)))
+		seed := m.Or(sp.Start2ToStart(y0), m.And(f, alikeTo(y0)))
 		seed = x.clique(seed, c) // a no-op when alike is an equivalence relation
 		rest := m.Diff(f, seed)
 		if !rest.IsFalse() {
@@ -415,10 +456,11 @@ func (x *Splitter) clique(f, c bdd.Node) bdd.Node {
 	for {
 		// Line 6: D(x, y) = L(x, y) AND F(x) AND F(y) AND NOT S(x, y),
 		// with L(x, y) = x < y; line 8 removes x.
-		d := m.And(x.lt, f, sp.StartToStart2(f), c)
-		if d.IsFalse() {
+		// (The order relation last: F and c make the pairs few.)
+		rm := m.AndExists(m.And(c, f, sp.StartToStart2(f)), x.lt, sp.Start2Set())
+		if rm.IsFalse() {
 			return f
 		}
-		f = m.Diff(f, m.Exists(d, sp.Start2Set()))
+		f = m.Diff(f, rm)
 	}
 }
