@@ -39,8 +39,8 @@
 // Steps 1 to 3, the active view of step 4 and the new domain depend on
 // the post* result and, for lazy, on the tuple's other views ([Others])
 // alone, and only through their relation Alike: [Splitter.Parts]
-// computes them once, and
-// [Splitter.Apply] makes the tuples of one old tuple from them, rebasing
+// computes them once, and [Splitter.Apply] makes the tuples of one old
+// tuple from them, rebasing
 // its other views (each view once per class: tuples that share a post*
 // result often share other views too). [Splitter.Split] is the two in a
 // row; the driver keeps a result's Parts while other tuples of its level
@@ -121,8 +121,8 @@
 // So each pass seeds its class: the seed is y0 and every x in F with
 // A(x, y0); what else F holds loses every element that conflicts with
 // some element of the seed, then Algorithm 2's inner loop makes the rest
-// a clique; the class is the seed and the rest, and it leaves with what
-// is left. The partition is safe for C', so Theorem 1's proof above and
+// a clique; the class is the seed and the rest, and its elements are
+// no longer left. The partition is safe for C', so Theorem 1's proof above and
 // the exactness of covered tuples hold as they stand: they use of the
 // partition only that its classes are disjoint, cover the live start
 // globals, and hold no pair in C'.
