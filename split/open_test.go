@@ -124,9 +124,26 @@ func TestOpenSplitsAgree(t *testing.T) {
 					require.EqualValues(t, 1, net.M.Count(tp.Domain, sp.CurSet()).Int64(), "an eager tuple after thread %d has more than one global value", i)
 				}
 				tuplesSplit += len(e)
+				checkAlike(t, sp, l)
 				require.Empty(t, diffSets(union(l), union(e), "lazy", "eager"), "one context of thread %d", i)
 			}
 		})
 	}
 	require.Positive(t, tuplesSplit, "no split made a tuple")
+}
+
+// checkAlike: on every view of the tuples, TellApart of the pairs of
+// distinct globals is what Alike leaves out of them, and AlikeTo of the
+// least global of the tuple's domain is Alike's row there.
+func checkAlike(t *testing.T, sp *symauto.Space, ts []split.Tuple) {
+	t.Helper()
+	m := sp.M
+	neq := sp.StartsDiffer()
+	for _, tp := range ts {
+		y := m.Pick(sp.StartToStart2(sp.CurToStart(tp.Domain)), sp.Start2Set())
+		for i, v := range tp.Views {
+			require.True(t, v.TellApart(neq).Equal(m.Diff(neq, v.Alike())), "view %d: TellApart is not NOT Alike", i)
+			require.True(t, v.AlikeTo(y).Equal(m.AndExists(v.Alike(), y, sp.Start2Set())), "view %d: AlikeTo is not Alike's row", i)
+		}
+	}
 }

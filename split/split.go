@@ -168,20 +168,36 @@ func (x *Splitter) values(set bdd.Node) []bdd.Node {
 // new tuples. The errors are an eager split beyond MaxTuples and a limit
 // of the manager (its error, once set). It is
 // Parts, with the start globals the other views of t cannot tell apart
-// (Alike), followed by Apply.
+// (Others), followed by Apply.
 func (x *Splitter) Split(t Tuple, active int, post *symauto.Auto, changed bdd.Node, level int) ([]Tuple, error) {
-	p, err := x.Parts(post, changed, level, func() bdd.Node { return x.Alike(t, active) })
+	p, err := x.Parts(post, changed, level, Others(t, active))
 	if err != nil {
 		return nil, err
 	}
 	return x.Apply(t, active, p), nil
 }
 
+// Others returns the views of t but the active thread's: those whose
+// relation Alike lazy splitting respects.
+func Others(t Tuple, active int) []*symauto.Auto {
+	out := make([]*symauto.Auto, 0, len(t.Views))
+	for i, v := range t.Views {
+		if i != active {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Alike returns the pairs of start globals (over Gs and Gt) at which no
 // view of t but the active thread's tells the two apart: the
 // conjunction of their symauto.Auto.Alike. Lazy splitting keeps two
 // confluent start globals apart only outside this relation; eager
-// ignores it.
+// ignores it. Split and Parts never build it: they compute the pairs of
+// the confluence relation outside it, and the start globals alike to one
+// start global, from the views directly (symauto.Auto.TellApart and
+// AlikeTo), which is the same but over fewer pairs or one copy of the
+// globals.
 func (x *Splitter) Alike(t Tuple, active int) bdd.Node {
 	m := x.sp.M
 	r := m.True()
@@ -229,14 +245,14 @@ type rebaseKey struct {
 
 // Parts splits post (arguments as for Split) into the active thread's
 // new views, by start global for Eager, by class of a safe partition for
-// Lazy; alike returns (over Gs and Gt, Alike) the pairs of start globals
-// that the other views of the tuple cannot tell apart, which lazy may put
-// in one class even when they are confluent. It is called only when two
-// live start globals are confluent (Parts.NeedsAlike); otherwise the
-// parts depend on the post* result alone. Tuples whose active thread had
-// the same view and domain (and, when the parts need it, whose other
-// views give the same relation) share the parts.
-func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike func() bdd.Node) (*Parts, error) {
+// Lazy; others are the views of the tuple's other threads (Others):
+// lazy may put two confluent start globals in one class when they are
+// alike for every one of them (Alike). They are asked only when two live
+// start globals are confluent (Parts.NeedsAlike); otherwise the parts
+// depend on the post* result alone. Tuples whose active thread had the
+// same view and domain (and, when the parts need it, the same other
+// views) share the parts.
+func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, others []*symauto.Auto) (*Parts, error) {
 	sp, m := x.sp, x.sp.M
 	u := post.Accepting() // U'(Gs, G)
 	live := m.And(changed, m.Exists(u, sp.CurSet()))
@@ -249,7 +265,7 @@ func (x *Splitter) Parts(post *symauto.Auto, changed bdd.Node, level int, alike 
 			return nil, err
 		}
 	} else {
-		x.splitLazy(p, post, u, live, alike, level)
+		x.splitLazy(p, post, u, live, others, level)
 	}
 	if err := m.Err(); err != nil {
 		return nil, err
@@ -320,14 +336,37 @@ func (x *Splitter) splitEager(p *Parts, post *symauto.Auto, u, live bdd.Node, le
 
 // splitLazy makes a part of each class of a safe partition of the live
 // start globals (the paper's Section 3; docs/design.md, "Lazy splitting").
-func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, alike func() bdd.Node, level int) {
+//
+// The conflicts C' = C AND NOT Alike come from the confluent pairs
+// (over Gs and Gt) that each other view tells apart
+// (symauto.Auto.TellApart), the seeds from the start globals alike to y0
+// for every other view (symauto.Auto.AlikeTo, over one copy): Alike
+// itself, over two copies of every global, is never built.
+func (x *Splitter) splitLazy(p *Parts, post *symauto.Auto, u, live bdd.Node, others []*symauto.Auto, level int) {
 	sp, m := x.sp, x.sp.M
 	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
 	if !c.IsFalse() {
 		p.needsAlike = true
-		c = m.Diff(c, alike())
+		apart := m.False()
+		for _, v := range others {
+			d := v.TellApart(c)
+			apart = m.Or(apart, d)
+			if c = m.Diff(c, d); c.IsFalse() {
+				break
+			}
+		}
+		c = apart
 	}
-	for _, class := range x.partition(live, c) {
+	alikeTo := func(y bdd.Node) bdd.Node {
+		r := m.True()
+		for _, v := range others {
+			if r = m.And(r, v.AlikeTo(y)); r.IsFalse() {
+				break
+			}
+		}
+		return r
+	}
+	for _, class := range x.partition(live, c, alikeTo) {
 		p.views = append(p.views, post.Restrict(class, level))
 		p.rels = append(p.rels, m.And(class, u))
 	}
@@ -343,52 +382,85 @@ func (x *Splitter) Confluence(u bdd.Node) bdd.Node {
 }
 
 // Partition computes a safe partition of the start globals in live (over
-// Gs) by the paper's Algorithm 2, with BDD operations only: S = NOT C over
-// live x live, where C is the confluence relation less the pairs in alike
-// (over Gs and Gt: start globals no other view tells apart; True when
-// there is no such view, False for the paper's relation); repeatedly take
-// y0, the least element left under the lexicographic order, F(x) =
-// S(x, y0), and remove from F the smaller element of every confluent
-// pair in it until F is a clique of NOT C. Classes come out in increasing
-// order of their least elements, so runs are deterministic. Each class
-// costs one pass of the outer loop and at most two of the inner one:
-// after one removal no confluent pair is left in F (of a pair x < y in
-// what is left, x would have been removed), so the work grows with the
-// number of classes, not with the number of globals.
+// Gs), given U'(Gs, G) and alike (over Gs and Gt: start globals no other
+// view tells apart, an equivalence relation as Splitter.Alike's is; True
+// when there is no such view, False for the paper's relation), by the
+// paper's Algorithm 2 with each class seeded by the alike class of its
+// least element ([partition]; the package documentation, "Seeded
+// classes", proves the partition safe for C' = C AND NOT alike).
+// Classes come out in increasing order of their least elements, so runs
+// are deterministic.
 func (x *Splitter) Partition(u, live, alike bdd.Node) []bdd.Node {
-	return x.partition(live, x.sp.M.Diff(x.Confluence(u), alike))
+	sp, m := x.sp, x.sp.M
+	c := m.And(x.Confluence(u), live, sp.StartToStart2(live))
+	return x.partition(live, m.Diff(c, alike), func(y bdd.Node) bdd.Node { return m.AndExists(alike, y, sp.Start2Set()) })
 }
 
-// partition is Algorithm 2 on the start globals in live with the
-// conflicts c (over Gs and Gt): S = live x live AND NOT c.
-func (x *Splitter) partition(live, c bdd.Node) []bdd.Node {
+// partition is Algorithm 2 on the start globals in live (over Gs), with
+// the conflicts c (over Gs and Gt, within live x live, symmetric: C' =
+// C AND NOT alike) and each class seeded with the alike class of its
+// least element (alikeTo(y) returns, over Gs, the start globals alike to
+// y, one valuation over Gt). Without conflicts live is one class. With BDD operations only: repeatedly take y0, the least
+// element left under the lexicographic order; F(x) = left(x) AND NOT
+// c(x, y0) (the paper's S(x, y0)); the seed is y0 and every x in F alike
+// to y0; the rest of F loses what conflicts with the seed, then the
+// smaller element of every conflicting pair in it until no conflict is
+// left (the paper's inner loop); the class is the seed and that rest.
+// With alike False the seed is y0 alone and this is Algorithm 2 exactly.
+// Each class takes the whole alike class of its y0 among the elements
+// left, so there are at most as many classes as alike classes meet live.
+// Each costs one outer pass and at most two inner ones (after one removal
+// no conflicting pair is left: of a pair x < y in what is left, x would
+// have been removed), so the work grows with the number of classes, not
+// with the number of globals.
+func (x *Splitter) partition(live, c bdd.Node, alikeTo func(y bdd.Node) bdd.Node) []bdd.Node {
 	sp, m := x.sp, x.sp.M
-	liveT := sp.StartToStart2(live)
-	s := m.And(live, liveT, m.Not(c)) // S(x, y), x in Gs, y in Gt
+	if c.IsFalse() {
+		return []bdd.Node{live}
+	}
 	gt := sp.Start2Set()
 	gsSet := sp.StartSet()
+	left := live // over Gs
 	var classes []bdd.Node
-	for !s.IsFalse() {
-		// Line 3: y0 is the least element left (over Gt).
-		left := m.Exists(s, gsSet) // over Gt
-		leftS := sp.Start2ToStart(left)
-		// least(P)(y) = P(y) AND NOT EXISTS x. P(x) AND x < y
-		y0 := m.And(left, m.Not(m.AndExists(leftS, x.lt, gsSet)))
-		// Line 4: F(x) = S(x, y0).
-		f := m.AndExists(s, y0, gt)
-		for {
-			// Line 6: D(x, y) = L(x, y) AND F(x) AND F(y) AND NOT S(x, y),
-			// with L(x, y) = x < y; line 8 removes x.
-			fT := sp.StartToStart2(f)
-			d := m.And(x.lt, f, fT, m.Not(s))
-			if d.IsFalse() {
-				break
-			}
-			f = m.Diff(f, m.Exists(d, gt))
+	for !left.IsFalse() {
+		// Line 3: y0 is the least element left (over Gt):
+		// least(P)(y) = P(y) AND NOT EXISTS x. P(x) AND x < y.
+		leftT := sp.StartToStart2(left)
+		y0 := m.Diff(leftT, m.AndExists(left, x.lt, gsSet))
+		// Line 4: F(x) = S(x, y0), the elements left that do not
+		// conflict with y0.
+		f := m.Diff(left, m.AndExists(c, y0, gt))
+		seed := m.Or(sp.Start2ToStart(y0), m.And(f, alikeTo(y0)))
+		seed = x.clique(seed, c) // a no-op when alike is an equivalence relation
+		rest := m.Diff(f, seed)
+		if !rest.IsFalse() {
+			rest = m.Diff(rest, m.AndExists(c, sp.StartToStart2(seed), gt))
+			rest = x.clique(rest, c)
 		}
-		classes = append(classes, f)
-		// Line 11: S = S AND NOT F(x) AND NOT F(y).
-		s = m.And(s, m.Not(f), m.Not(sp.StartToStart2(f)))
+		class := m.Or(seed, rest)
+		classes = append(classes, class)
+		// Line 11: remove the class from S.
+		left = m.Diff(left, class)
+		if m.Err() != nil {
+			break // a limit: the caller checks the manager's error
+		}
 	}
 	return classes
+}
+
+// clique removes from f (over Gs) the smaller element of every pair in f
+// that conflicts under c (over Gs and Gt), until no such pair is left:
+// the inner loop of Algorithm 2 (lines 5 to 9).
+func (x *Splitter) clique(f, c bdd.Node) bdd.Node {
+	sp, m := x.sp, x.sp.M
+	for {
+		// Line 6: D(x, y) = L(x, y) AND F(x) AND F(y) AND NOT S(x, y),
+		// with L(x, y) = x < y; line 8 removes x.
+		// (The order relation last: F and c make the pairs few.)
+		rm := m.AndExists(m.And(c, f, sp.StartToStart2(f)), x.lt, sp.Start2Set())
+		if rm.IsFalse() {
+			return f
+		}
+		f = m.Diff(f, rm)
+	}
 }

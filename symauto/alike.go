@@ -44,6 +44,7 @@ func (a *Auto) Alike() bdd.Node {
 // alikeVars are the sets Alike needs, built by its first call.
 type alikeVars struct {
 	curStart2 *bdd.Renaming // G->Gt
+	start2Cur *bdd.Renaming // Gt->G
 	rest      bdd.VarSet    // every copy but Gs and Gt
 }
 
@@ -52,9 +53,61 @@ func (sp *Space) alikeSets() *alikeVars {
 		s := sp.S
 		sp.alikeV = &alikeVars{
 			curStart2: s.Renaming(pds.G(GCur, GStart2)),
+			start2Cur: s.Renaming(pds.G(GStart2, GCur)),
 			rest: sp.M.Union(s.G[GCur], s.G[GNext], s.G[GEntry], s.G[GLink],
 				s.L[LCur], s.L[LNext], s.L[LSaved], s.L[LEntry], s.L[LLink], s.R),
 		}
 	}
 	return sp.alikeV
+}
+
+// TellApart returns c AND NOT Alike: the pairs (gs, gt) of c, over Gs and
+// Gt, at which some transition leaving p has different labels. It works
+// label by label within c (each label's pairs, EXISTS rest. label[G:=Gs]
+// XOR label[G:=Gt], conjoined with what is left of c and quantified in
+// one relational product), so Alike itself, a relation over two copies
+// of every global that can be far larger than c, is never built; nothing
+// is cached (c changes from call to call).
+func (a *Auto) TellApart(c bdd.Node) bdd.Node {
+	sp, m := a.sp, a.sp.M
+	w := sp.alikeSets()
+	out := m.False()
+	for _, t := range a.Transitions() { // in order: the same BDD operations in every run
+		if c.IsFalse() {
+			break
+		}
+		if t.From != Initial {
+			continue
+		}
+		l := a.labels[t]
+		ls, lt := m.Rename(l, sp.renCurStart), m.Rename(l, w.curStart2)
+		d := m.AndExists(c, m.Xor(ls, lt), w.rest)
+		out = m.Or(out, d)
+		c = m.Diff(c, d)
+	}
+	return out
+}
+
+// AlikeTo returns the global valuations gs (over Gs) alike to y, one
+// global valuation over Gt: EXISTS Gt. Alike AND y, computed over one
+// copy of the globals: each label leaving p at G = y is a relation over
+// the rest, compared with the label at every G.
+func (a *Auto) AlikeTo(y bdd.Node) bdd.Node {
+	sp, m := a.sp, a.sp.M
+	w := sp.alikeSets()
+	cur := sp.S.G[GCur]
+	yc := m.Rename(y, w.start2Cur)
+	r := m.True()
+	for _, t := range a.Transitions() {
+		if t.From != Initial {
+			continue
+		}
+		l := a.labels[t]
+		at := m.AndExists(l, yc, cur) // the label at G = y
+		r = m.Diff(r, m.Exists(m.Xor(m.Rename(l, sp.renCurStart), at), w.rest))
+		if r.IsFalse() {
+			break
+		}
+	}
+	return r
 }

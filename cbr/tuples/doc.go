@@ -205,9 +205,9 @@
 // it takes that first item, how often each (thread, view, domain) will
 // be asked for; a result asked for more than once is kept until its last
 // use, with its splits into new views (split.Parts: the classes or start
-// globals and the active thread's restricted views, one per relation of
-// start globals the other views cannot tell apart, split.Splitter.Alike,
-// which siblings mostly share), and only the other
+// globals and the active thread's restricted views; when they depend on
+// the other views, one per list of other views, split.Others, which
+// siblings mostly share), and only the other
 // views' rebasing (split.Splitter.Apply) is done per tuple, once per view
 // and class (31 % of the rebasings on the driver below were repeats).
 // Interning the new tuples' views then finds the same pointers again:

@@ -1,6 +1,8 @@
 package tuples
 
 import (
+	"slices"
+
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/split"
 	"github.com/cbreach/cbreach/symauto"
@@ -30,19 +32,18 @@ type postKey struct {
 // postEntry is a post* result: the saturated view, its changed start
 // globals and, once a tuple was split with it, its parts: free when they
 // do not depend on the other views (no live start globals are
-// confluent), else by the relation of start globals the tuple's other
-// views cannot tell apart (split.Splitter.Alike; the key is its node id,
-// the node kept alive in the value so that the id is not reused).
+// confluent), else by the tuple's other views (split.Others; interned,
+// so equal views are one pointer), which tell start globals apart.
 type postEntry struct {
 	post    *symauto.Auto
 	changed bdd.Node
 	free    *split.Parts
-	parts   map[int]partsEntry
+	parts   []partsEntry
 }
 
 type partsEntry struct {
-	alike bdd.Node
-	parts *split.Parts
+	others []*symauto.Auto
+	parts  *split.Parts
 }
 
 // newPostCache returns the cache of the level of the queue's first item:
@@ -101,25 +102,18 @@ func (c *postCache) keep(key postKey, e *postEntry, left int) {
 
 // splitParts returns the parts of post* result e for tuple t (thread i
 // active; line 9), computed once per result when they do not depend on
-// t's other views, else once per relation Alike of those views.
+// t's other views, else once per list of other views.
 func (a *analysis) splitParts(t split.Tuple, i int, e *postEntry, pl int) (*split.Parts, error) {
 	if e.free != nil {
 		return e.free, nil
 	}
-	var alike bdd.Node
-	have := false
-	get := func() bdd.Node {
-		if !have {
-			alike, have = a.splitter.Alike(t, i), true
-		}
-		return alike
-	}
-	if len(e.parts) > 0 { // the parts of this result need Alike
-		if pe, ok := e.parts[get().ID()]; ok {
+	others := split.Others(t, i)
+	for _, pe := range e.parts { // the parts of this result need the other views
+		if slices.Equal(pe.others, others) {
 			return pe.parts, nil
 		}
 	}
-	p, err := a.splitter.Parts(e.post, e.changed, pl, get)
+	p, err := a.splitter.Parts(e.post, e.changed, pl, others)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +121,6 @@ func (a *analysis) splitParts(t split.Tuple, i int, e *postEntry, pl int) (*spli
 		e.free = p
 		return p, nil
 	}
-	if e.parts == nil {
-		e.parts = map[int]partsEntry{}
-	}
-	e.parts[get().ID()] = partsEntry{get(), p}
+	e.parts = append(e.parts, partsEntry{others, p})
 	return p, nil
 }
