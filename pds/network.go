@@ -128,7 +128,13 @@ type Global struct {
 	// compares bit by bit with another global. Set before the layout is
 	// fixed (Builder.Manager).
 	Packed bool
-	Pos    Pos
+	// Group is the global's order group in the BDD layout
+	// (bdd.Layout.Group): groups come one after the other, each ordered
+	// by significance within. 0 for every global, the default, is the
+	// order by significance across all globals. Set before the layout is
+	// fixed; Builder.LocalGroup places the locals.
+	Group int
+	Pos   Pos
 	Var    bdd.Var // its BDD variable, with the global copies
 }
 
