@@ -17,8 +17,8 @@ import (
 // return register are one node of the graph, so a global that meets a
 // local that way joins the locals' cluster. The groups number the
 // clusters by their first global in declaration order; the locals'
-// cluster, without a global, comes last. The result depends on the
-// program only.
+// cluster, without a global, comes last; clusters of Booleans join the
+// first group. The result depends on the program only.
 func orderGroups(info *types.Info) (globals []int, locals int) {
 	o := &orderGraph{info: info, parent: make([]int, len(info.Globals)+1)}
 	for i := range o.parent {
@@ -28,10 +28,22 @@ func orderGroups(info *types.Info) (globals []int, locals int) {
 	for _, p := range info.Procs {
 		ast.Inspect(p.Decl.Body, o.visit)
 	}
+	// A cluster of Booleans has no carries and no bits to interleave: it
+	// joins the first group, where the order by significance puts bits
+	// of significance 0, first.
+	wide := map[int]bool{o.find(o.local): true}
+	for i, v := range info.Globals {
+		if v.Type().Bits() > 1 {
+			wide[o.find(i)] = true
+		}
+	}
 	rank := map[int]int{}
 	globals = make([]int, len(info.Globals))
 	for i := range info.Globals {
 		r := o.find(i)
+		if !wide[r] {
+			continue // group 0
+		}
 		if _, ok := rank[r]; !ok {
 			rank[r] = len(rank)
 		}

@@ -238,6 +238,7 @@ func (b *Builder) layout() {
 	b.frozen = true
 	n := b.net
 	b.threadBound()
+	n.LocalGroup = b.localGroup
 	lay := bdd.NewLayout()
 	for _, g := range n.Globals {
 		if g.Packed {

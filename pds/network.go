@@ -135,7 +135,7 @@ type Global struct {
 	// fixed; Builder.LocalGroup places the locals.
 	Group int
 	Pos   Pos
-	Var    bdd.Var // its BDD variable, with the global copies
+	Var   bdd.Var // its BDD variable, with the global copies
 }
 
 // Local is a local variable or parameter of a procedure. Its bit b is bit
@@ -250,7 +250,10 @@ type Network struct {
 
 	LocalBits []bdd.Var // the local block, one BDD variable per bit
 	RetVar    bdd.Var   // the return register R
-	RetBits   int
+	// LocalGroup is the order group of the local block, the return
+	// register and the thread slots (Builder.LocalGroup).
+	LocalGroup int
+	RetBits    int
 
 	// MaxThreads is the number of threads the layout has room for
 	// (initial and forked together); see WithThreadSlots. ThreadSource
