@@ -3,6 +3,8 @@ package frontend
 import (
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -84,4 +86,23 @@ func TestOrderGroupsRandom(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, several, 5, "programs with more than one group")
+}
+
+// TestOrderPublishedModels: the models of the published experiments
+// (benchmarks/models, the Bluetooth example) relate every wide global to
+// the locals, so their order is the order by significance across all
+// variables, as before order groups: the same BDDs, view tuples and times.
+func TestOrderPublishedModels(t *testing.T) {
+	files, err := filepath.Glob("../benchmarks/models/*.pds")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range append(files, "../examples/bluetooth.pds") {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		u, err := check(f, src, false)
+		require.NoError(t, err)
+		g, l := orderGroups(u.info)
+		require.Equal(t, make([]int, len(g)), g, f)
+		require.Zero(t, l, f)
+	}
 }
