@@ -59,8 +59,8 @@ func NewLayout() *Layout { return &Layout{} }
 func (l *Layout) Bool(name string, copies int) Var { return l.add(name, 1, copies, 0) }
 
 // BoolAt declares a one-bit variable ordered with the bits of significance
-// sig of the other variables: for a bit that stands for bit sig of some
-// value (a bit of a local block slot).
+// sig of the other variables of its group: for a bit that stands for bit
+// sig of some value (a bit of a local block slot).
 func (l *Layout) BoolAt(name string, copies, sig int) Var {
 	v := l.add(name, 1, copies, 0)
 	l.vars[v].sig = sig
