@@ -97,6 +97,55 @@ func TestLayoutPacked(t *testing.T) {
 	require.Equal(t, "1", m.SatCount(x, Ref{p, 0}).String())
 }
 
+// TestLayoutGroups: groups come one after the other, ascending, each
+// ordered by significance within; without groups the order is by
+// significance across all variables. k increments in one relation cost
+// the sum of k increments when each variable has a group of its own, and
+// 2^k a bit boundary when they share one.
+func TestLayoutGroups(t *testing.T) {
+	l := NewLayout()
+	a := l.Uint("a", 2, 2)
+	b := l.Uint("b", 2, 1)
+	c := l.Uint("c", 2, 1)
+	l.Group(a, 1)
+	l.Group(c, 1)
+	require.Equal(t, 1, l.GroupOf(a))
+	require.Equal(t, 0, l.GroupOf(b))
+	l.freeze()
+	require.Panics(t, func() { l.Group(b, 2) })
+	// Group 0: b.0 b.1; group 1: a.0 (2 copies) c.0, a.1 (2 copies) c.1.
+	pos := map[Var][]int{b: {0, 1}, a: {2, 5}, c: {4, 7}}
+	for _, v := range []Var{a, b, c} {
+		for k := 0; k < l.Copies(v); k++ {
+			for bit := 0; bit < l.Bits(v); bit++ {
+				require.Equal(t, pos[v][bit]+k, l.index(v, k, bit), "%s copy %d bit %d", l.Name(v), k, bit)
+			}
+		}
+	}
+
+	incs := func(k int, grouped bool) int {
+		l := NewLayout()
+		var vs []Var
+		for i := range k {
+			v := l.Uint(fmt.Sprintf("v%d", i), 8, 2)
+			if grouped {
+				l.Group(v, i)
+			}
+			vs = append(vs, v)
+		}
+		m, err := New(l, Config{})
+		require.NoError(t, err)
+		r := m.True()
+		for _, v := range vs {
+			r = m.And(r, m.Assign(m.Vec(Ref{v, 1}), m.Add(m.Vec(Ref{v, 0}), m.ConstVec(1, 8))))
+		}
+		return m.Size(r)
+	}
+	one := incs(1, true)
+	require.Equal(t, 6*one, incs(6, true), "6 increments in groups of their own")
+	require.Greater(t, incs(6, false), 10*6*one, "6 increments in one group")
+}
+
 // boolFn is a Boolean function of three bits p, q, r, as a node and in Go.
 type boolFn struct {
 	name string

@@ -15,6 +15,18 @@
 // of a block therefore stay linear in the number of bits (docs/design.md, "BDD
 // variable layout").
 //
+// A layout's user may split the variables into order groups
+// ([Layout.Group]): the groups come one after the other, each interleaved
+// by significance within. Variables related bit by bit (x == y, x' = y + 1)
+// belong to one group, where the interleaving keeps their relations linear;
+// variables of different groups are only ever related as wholes, and k
+// variables in k groups, each incremented in one relation, cost the sum of
+// k increments, not the 2^k nodes a bit boundary that k carries open at
+// once cost in one group. The front end derives the groups from the
+// program's expressions (frontend/doc.go, "The BDD order"); without groups
+// (every Go-built network, the other readers) every variable is in group
+// 0, the order by significance across all variables.
+//
 // # Values and relations
 //
 // A [Node] is a BDD; a [Vec] is a vector of Nodes, one per bit, least

@@ -25,6 +25,7 @@ type varDef struct {
 	values int   // number of valid values of an enum; 0 for bool and uint
 	sig    int   // significance of bit 0: bit b sorts with the bits b+sig of other variables
 	packed bool  // every bit sorts with the bits of significance sig (Packed)
+	group  int   // the order group (Group): groups come one after the other
 	pos    []int // per bit, the BDD variable of copy 0 (copies follow); set when frozen
 }
 
@@ -32,11 +33,17 @@ type varDef struct {
 // is not usable; call [NewLayout].
 //
 // The BDD variable order is fixed when the manager is created: bits are
-// ordered by significance (least significant first) and, among bits of equal
+// ordered by group ([Layout.Group], 0 unless said otherwise), then by
+// significance (least significant first) and, among bits of equal
 // significance, by declaration order; the copies of one bit are adjacent.
-// Equal bits of different variables are thus close, so that relations
-// between variables (x == y, x' = y + 1, x < y) stay linear in the width,
-// and so are the copies of a variable (renamings, frame conditions).
+// Equal bits of the variables of one group are thus close, so that
+// relations between them (x == y, x' = y + 1, x < y) stay linear in the
+// width, and so are the copies of a variable (renamings, frame
+// conditions). Groups come one after the other: k variables in k groups
+// incremented in one relation cost the sum of k increments, where k
+// variables of one group keep k carries open at every bit (a width of
+// 2^k). With every variable in group 0, the order is by significance
+// across all variables.
 type Layout struct {
 	vars   []varDef
 	nbits  int
@@ -52,20 +59,36 @@ func NewLayout() *Layout { return &Layout{} }
 func (l *Layout) Bool(name string, copies int) Var { return l.add(name, 1, copies, 0) }
 
 // BoolAt declares a one-bit variable ordered with the bits of significance
-// sig of the other variables: for a bit that stands for bit sig of some
-// value (a bit of a local block slot).
+// sig of the other variables of its group: for a bit that stands for bit
+// sig of some value (a bit of a local block slot).
 func (l *Layout) BoolAt(name string, copies, sig int) Var {
 	v := l.add(name, 1, copies, 0)
 	l.vars[v].sig = sig
 	return v
 }
 
+// Group puts v into order group g (0 when never said): the bits of the
+// groups come one after the other in the BDD order, ascending, each group
+// ordered within by significance (see Layout). Variables that relations
+// compare or combine bit by bit belong to one group; variables in
+// different groups are related only as wholes (a guard on one, an
+// assignment to another). It panics once the manager exists.
+func (l *Layout) Group(v Var, g int) {
+	if l.frozen {
+		panic("bdd: group of " + l.vars[v].name + " set after the manager was created")
+	}
+	l.vars[v].group = g
+}
+
+// GroupOf returns the order group of v.
+func (l *Layout) GroupOf(v Var) int { return l.vars[v].group }
+
 // Uint declares an unsigned variable of bits bits (1 to 64).
 func (l *Layout) Uint(name string, bits, copies int) Var { return l.add(name, bits, copies, 0) }
 
 // Packed declares an unsigned variable of bits bits (1 to 64) whose bits
 // are side by side in the BDD order, least significant first, among the
-// bits of significance 0 of the other variables (in declaration order),
+// bits of significance 0 of the other variables of its group (in declaration order),
 // instead of spread over the significances. For a variable that no
 // relation compares bit by bit with another (only with its own copies):
 // the bits of a value that is read as a whole (an enum, a code) are then
@@ -114,7 +137,7 @@ func (l *Layout) freeze() {
 		return
 	}
 	l.frozen = true
-	type bit struct{ key, v, b int }
+	type bit struct{ group, key, v, b int }
 	var bits []bit
 	for v := range l.vars {
 		d := &l.vars[v]
@@ -124,10 +147,12 @@ func (l *Layout) freeze() {
 			if d.packed {
 				key = d.sig
 			}
-			bits = append(bits, bit{key, v, b})
+			bits = append(bits, bit{d.group, key, v, b})
 		}
 	}
-	slices.SortStableFunc(bits, func(x, y bit) int { return cmp.Compare(x.key, y.key) })
+	slices.SortStableFunc(bits, func(x, y bit) int {
+		return cmp.Or(cmp.Compare(x.group, y.group), cmp.Compare(x.key, y.key))
+	})
 	l.owner = make([]Ref, l.nbits)
 	l.bitOf = make([]int, l.nbits)
 	i := 0

@@ -59,6 +59,9 @@ type compiler struct {
 	sym *symPath
 	// noSym makes atomic bodies compile by composition only (tests).
 	noSym bool
+	// oneGroup puts every variable into one order group, the order by
+	// significance across all variables (tests).
+	oneGroup bool
 }
 
 type procState struct {
@@ -87,6 +90,7 @@ func compile(u *unit, opts Options) (*compiler, error) { return compileWith(u, o
 func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 	c = &compiler{
 		noSym:      noSym,
+		oneGroup:   opts.oneGroup,
 		u:          u,
 		info:       u.info,
 		b:          pds.NewBuilder(pds.Options{MaxThreads: opts.MaxThreads, BDD: opts.BDD}),
@@ -192,7 +196,12 @@ func elements(v *types.Var) (names []string) {
 // declare is the first phase: globals, procedures with their parameters
 // and locals, and the procedures that may be started as threads.
 func (c *compiler) declare() {
-	for _, v := range c.info.Globals {
+	groups, locals := orderGroups(c.info)
+	if c.oneGroup {
+		groups, locals = make([]int, len(groups)), 0
+	}
+	c.b.LocalGroup(locals)
+	for i, v := range c.info.Globals {
 		t := pdsType(v.Type())
 		init := pds.Init{}
 		switch val := v.Spec.Value.(type) {
@@ -203,7 +212,9 @@ func (c *compiler) declare() {
 			init.Value = types.Uint64(c.info.Types[val].Value)
 		}
 		for _, name := range elements(v) {
-			c.globals[v] = append(c.globals[v], cell{g: c.b.Global(name, t, init, c.pos(v.Spec.Name))})
+			g := c.b.Global(name, t, init, c.pos(v.Spec.Name))
+			g.Group = groups[i]
+			c.globals[v] = append(c.globals[v], cell{g: g})
 		}
 	}
 	for _, tp := range c.info.Procs {

@@ -43,6 +43,9 @@ type Options struct {
 	// use; both come back as errors that bdd.IsLimit recognises.
 	Context context.Context
 	Limits  bdd.Limits
+
+	// oneGroup: every variable in one order group (tests; compiler.oneGroup).
+	oneGroup bool
 }
 
 // Compile compiles the .pds program src (read from filename, which is used

@@ -46,6 +46,7 @@ type Builder struct {
 	program    int            // its count
 	lay        *bdd.Layout    // the layout, once fixed (layout)
 	layErr     error          // why there is none: it would pass bdd.MaxVars
+	localGroup int            // LocalGroup
 }
 
 // NewBuilder returns a builder with the given options.
@@ -85,6 +86,15 @@ func (b *Builder) declaring(what string) {
 	if b.frozen {
 		panic("pds: " + what + " after Manager: declarations come first")
 	}
+}
+
+// LocalGroup sets the order group (pds.Global.Group, bdd.Layout.Group)
+// of the local block, the return register and the hidden globals of the
+// thread slots, which carry local bits: 0 unless said, the group of every
+// global by default. It must be said before Manager.
+func (b *Builder) LocalGroup(g int) {
+	b.declaring("LocalGroup")
+	b.localGroup = g
 }
 
 // Global declares a global variable.
@@ -228,6 +238,7 @@ func (b *Builder) layout() {
 	b.frozen = true
 	n := b.net
 	b.threadBound()
+	n.LocalGroup = b.localGroup
 	lay := bdd.NewLayout()
 	for _, g := range n.Globals {
 		if g.Packed {
@@ -235,6 +246,7 @@ func (b *Builder) layout() {
 		} else {
 			g.Var = lay.Uint(g.Name, g.Type.Bits, GlobalCopies)
 		}
+		lay.Group(g.Var, g.Group)
 	}
 	rows := placeLocals(n.Procs)
 	if len(b.spawnable) > 0 {
@@ -245,7 +257,9 @@ func (b *Builder) layout() {
 		}
 	}
 	for _, sig := range rows {
-		n.LocalBits = append(n.LocalBits, lay.BoolAt(fmt.Sprintf("l%d.%d", sig, len(n.LocalBits)), LocalCopies, sig))
+		v := lay.BoolAt(fmt.Sprintf("l%d.%d", sig, len(n.LocalBits)), LocalCopies, sig)
+		lay.Group(v, b.localGroup)
+		n.LocalBits = append(n.LocalBits, v)
 	}
 	n.RetBits = 1
 	for _, p := range n.Procs {
@@ -254,6 +268,7 @@ func (b *Builder) layout() {
 		}
 	}
 	n.RetVar = lay.Uint("ret", n.RetBits, 1)
+	lay.Group(n.RetVar, b.localGroup)
 	if lay.NumBits() > bdd.MaxVars {
 		b.layErr = fmt.Errorf("pds: the network needs %s, more than the %d the kernel has: %w", plural.Count(lay.NumBits(), "BDD variable"), bdd.MaxVars, ErrTooLarge)
 		return

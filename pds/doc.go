@@ -14,7 +14,11 @@
 // together (bdd.Layout), so bit b of a local sits next to bit b of the
 // globals and relations between them stay linear in the width; a global
 // marked Packed has its bits side by side instead (the copies of small
-// values in package cbr/seq's eager form).
+// values in package cbr/seq's eager form). A reader that knows which
+// globals are related bit by bit may put them into order groups
+// (Global.Group, Builder.LocalGroup for the local block, the return
+// register and the thread slots), which come one after the other in the
+// BDD order; by default every variable is in group 0, the order above.
 //
 // Each variable has GlobalCopies or LocalCopies copies. Rules use only
 // the first ones (GCur, GNext; LCur, LNext, LSaved); the others belong to

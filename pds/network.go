@@ -128,8 +128,14 @@ type Global struct {
 	// compares bit by bit with another global. Set before the layout is
 	// fixed (Builder.Manager).
 	Packed bool
-	Pos    Pos
-	Var    bdd.Var // its BDD variable, with the global copies
+	// Group is the global's order group in the BDD layout
+	// (bdd.Layout.Group): groups come one after the other, each ordered
+	// by significance within. 0 for every global, the default, is the
+	// order by significance across all globals. Set before the layout is
+	// fixed; Builder.LocalGroup places the locals.
+	Group int
+	Pos   Pos
+	Var   bdd.Var // its BDD variable, with the global copies
 }
 
 // Local is a local variable or parameter of a procedure. Its bit b is bit
@@ -244,7 +250,10 @@ type Network struct {
 
 	LocalBits []bdd.Var // the local block, one BDD variable per bit
 	RetVar    bdd.Var   // the return register R
-	RetBits   int
+	// LocalGroup is the order group of the local block, the return
+	// register and the thread slots (Builder.LocalGroup).
+	LocalGroup int
+	RetBits    int
 
 	// MaxThreads is the number of threads the layout has room for
 	// (initial and forked together); see WithThreadSlots. ThreadSource

@@ -45,6 +45,8 @@ func declareSlots(b *Builder, lay *bdd.Layout, rows []int) (*slotVars, error) {
 		} else {
 			g.Var = lay.Uint(name, t.Bits, GlobalCopies)
 		}
+		g.Group = b.localGroup
+		lay.Group(g.Var, g.Group)
 		n.Globals = append(n.Globals, g)
 		sv.hidden = append(sv.hidden, g)
 		return g

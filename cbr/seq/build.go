@@ -144,6 +144,7 @@ func (s *Net) declare(b *pds.Builder) {
 		s.errRound = newCtrl(b, "$errround", K)
 	}
 	s.declareCopies(b)
+	b.LocalGroup(net.LocalGroup)
 	for _, p := range net.Procs {
 		q := b.Proc(p.Name, p.Result, p.Pos)
 		for _, l := range p.Locals {
@@ -182,11 +183,13 @@ func (s *Net) declareCopies(b *pds.Builder) {
 			cs[r] = b.Global(fmt.Sprintf("%s@%d", g.Name, r+1), g.Type, init, g.Pos)
 			cs[r].Hidden = g.Hidden
 			cs[r].Packed = s.packs(g)
+			cs[r].Group = g.Group
 		}
 		for r := firstGuess; r < K; r++ {
 			gs[r] = b.Global(fmt.Sprintf("%s?%d", g.Name, r+1), g.Type, pds.Init{Any: true}, g.Pos)
 			gs[r].Hidden = g.Hidden
 			gs[r].Packed = s.packs(g)
+			gs[r].Group = g.Group
 		}
 		s.copies = append(s.copies, cs)
 		s.guess = append(s.guess, gs)

@@ -137,6 +137,14 @@
 // "seq eager on nested slots"). The lazy form keeps the order by
 // significance.
 //
+// Every copy of a global keeps the global's order group (pds.Global.Group,
+// which the front end derives from the program's relation graph; 0 for
+// the other readers), and the local block keeps its group
+// (pds.Network.LocalGroup): the groups come one after the other as in the
+// original network, so Translate keeps the relative order of a rule's
+// variables. The scheduler's Booleans are in group 0, declared first, and
+// still come first.
+//
 // # All sites, or the first
 //
 // The lazy form runs round by round and reports each label with the

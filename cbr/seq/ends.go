@@ -37,6 +37,7 @@ func newConfirmed(net *pds.Network, known int, lim bdd.Limits) (*confirmed, erro
 			} else {
 				vs = append(vs, l.Uint(name, g.Type.Bits, 1))
 			}
+			l.Group(vs[len(vs)-1], g.Group)
 		}
 		h.vars = append(h.vars, vs)
 	}
