@@ -126,15 +126,26 @@ func (m *Manager) SetOf(vs ...Vec) VarSet {
 	return m.set(idx)
 }
 
-// Union returns the union of variable sets.
+// Union returns the union of variable sets: one cube of their variables,
+// built in one pass (conjoining the cubes, whose variables interleave,
+// rebuilt the partial union at every step).
 func (m *Manager) Union(sets ...VarSet) VarSet {
-	c := m.tru
+	var idx []int
 	for _, s := range sets {
-		if !s.empty() {
-			c = m.And(c, Node{s.cube})
+		if s.empty() {
+			continue
+		}
+		// A cube is a chain of nodes, its low successors false.
+		for n := *s.cube; n >= 2; {
+			level, _, high := m.b.NodeAt(n)
+			idx = append(idx, level)
+			n = high
 		}
 	}
-	return VarSet{c.n}
+	if len(idx) == 0 {
+		return VarSet{m.tru.n}
+	}
+	return m.set(idx)
 }
 
 // set returns the cube of the variables idx, built by the kernel in one

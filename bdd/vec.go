@@ -1,5 +1,7 @@
 package bdd
 
+import "slices"
+
 // Vec is the bit-level circuit of an unsigned integer: one Node per bit,
 // least significant first. Its length is its width.
 type Vec []Node
@@ -89,12 +91,9 @@ func (m *Manager) IteVec(c Node, t, e Vec) Vec {
 
 // Eq returns a == b (after widening).
 func (m *Manager) Eq(a, b Vec) Node {
-	a, b = m.widen(a, b)
-	r := m.tru
-	for i := len(a) - 1; i >= 0; i-- {
-		r = m.And(m.Equiv(a[i], b[i]), r)
-	}
-	return r
+	fs := m.BitEqs(a, b)
+	slices.Reverse(fs) // ties in Conj: the most significant bit first
+	return m.Conj(fs...)
 }
 
 // Ne returns a != b.

@@ -438,13 +438,13 @@ func (n *Network) padding(p *Proc, c int) bdd.Node {
 	if p == nil {
 		return n.M.True()
 	}
-	r := n.M.True()
-	for i := len(n.LocalBits) - 1; i >= 0; i-- {
+	var fs []bdd.Node
+	for i := range n.LocalBits {
 		if !p.Uses(i) {
-			r = n.M.And(n.M.Not(n.M.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: c}, 0)), r)
+			fs = append(fs, n.M.Not(n.M.Bit(bdd.Ref{Var: n.LocalBits[i], Copy: c}, 0)))
 		}
 	}
-	return r
+	return n.M.Conj(fs...)
 }
 
 // Unused returns "every bit of the local block that p's locals do not use

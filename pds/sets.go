@@ -114,47 +114,58 @@ func (s *Sets) copyEq(key string, a, b int, vars []bdd.Var) bdd.Node {
 }
 
 // Unchanged returns G' == G for every global except the given ones: the
-// frame condition of a rule that writes only those.
+// frame condition of a rule that writes only those (cached by the set of
+// exceptions: many rules write the same globals, or none).
 func (n *Network) Unchanged(except ...*Global) bdd.Node {
-	skip := map[*Global]bool{}
+	skip := make([]bool, len(n.Globals))
 	for _, g := range except {
-		skip[g] = true
+		skip[g.Index] = true
 	}
+	var key strings.Builder
+	key.WriteString("U")
 	var vs []bdd.Var
-	for _, g := range n.Globals {
-		if !skip[g] {
+	for i, g := range n.Globals {
+		if skip[i] {
+			fmt.Fprintf(&key, " %d", i)
+		} else {
 			vs = append(vs, g.Var)
 		}
 	}
-	return n.M.CopyEq(GCur, GNext, vs...)
+	return n.sets.copyEq(key.String(), GCur, GNext, vs)
 }
 
 // LocalsUnchanged returns L' == L for every local of p except the given
 // ones (copy to of the locals equals copy LCur).
 func (n *Network) LocalsUnchanged(p *Proc, to int, except ...*Local) bdd.Node {
-	return n.eachLocal(p, except, func(l *Local) bdd.Node { return n.M.Eq(n.LocalVec(l, to), n.LocalVec(l, LCur)) })
+	return n.eachLocal(p, except, func(l *Local) []bdd.Node { return n.M.BitEqs(n.LocalVec(l, to), n.LocalVec(l, LCur)) })
 }
 
 // LocalsZero returns "every local of p is zero in copy c, except the given
 // ones" (fresh locals at a call).
 func (n *Network) LocalsZero(p *Proc, c int, except ...*Local) bdd.Node {
-	return n.eachLocal(p, except, func(l *Local) bdd.Node { return n.M.Eq(n.LocalVec(l, c), n.M.ConstVec(0, l.Type.Bits)) })
+	return n.eachLocal(p, except, func(l *Local) []bdd.Node {
+		return n.M.BitEqs(n.LocalVec(l, c), n.M.ConstVec(0, l.Type.Bits))
+	})
 }
 
-// eachLocal returns the conjunction of f over the locals of p but except.
-func (n *Network) eachLocal(p *Proc, except []*Local, f func(*Local) bdd.Node) bdd.Node {
-	r := n.M.True()
+// eachLocal returns the conjunction of f's bits over the locals of p but
+// except, in one bdd.Manager.Conj: conjoined local after local, the
+// locals' bits, which interleave in the order, made it quadratic.
+func (n *Network) eachLocal(p *Proc, except []*Local, f func(*Local) []bdd.Node) bdd.Node {
+	var fs []bdd.Node
 	for _, l := range p.Locals {
 		if !slices.Contains(except, l) {
-			r = n.M.And(r, f(l))
+			fs = append(fs, f(l)...)
 		}
 	}
-	return r
+	return n.M.Conj(fs...)
 }
 
 // InitRel returns the initial valuations of the globals, copy c: the
 // relation of InitGlobals when there is one, and the Init value of every
-// global it does not cover (InitOf).
+// global it does not cover (InitOf). The fixed values are one cube
+// (bdd.Manager.Values): conjoined global after global, thousands of
+// globals took minutes.
 func (n *Network) InitRel(c int) bdd.Node {
 	r := n.M.True()
 	if n.InitGlobals != nil {
@@ -163,30 +174,33 @@ func (n *Network) InitRel(c int) bdd.Node {
 			r = n.sets.Rename(r, G(GCur, c))
 		}
 	}
+	var refs []bdd.Ref
+	var vals []uint64
 	for _, g := range n.Globals {
 		ref := bdd.Ref{Var: g.Var, Copy: c}
 		if init := n.InitOf(g); init.Any {
 			r = n.M.And(r, n.validType(n.M.Vec(ref), g.Type))
 		} else {
-			r = n.M.And(r, n.M.Value(ref, init.Value))
+			refs, vals = append(refs, ref), append(vals, init.Value)
 		}
 	}
-	return r
+	return n.M.And(r, n.M.Values(refs, vals))
 }
 
 // FrameRel returns the valuation of a frame's locals in copy c.
 func (n *Network) FrameRel(f Frame, c int) bdd.Node {
 	p := f.Label.Proc
 	r := n.padding(p, c)
+	var fs []bdd.Node
 	for i, l := range p.Locals {
 		v := n.LocalVec(l, c)
 		if f.Locals[i].Any {
 			r = n.M.And(r, n.validType(v, l.Type))
 		} else {
-			r = n.M.And(r, n.M.Eq(v, n.M.ConstVec(f.Locals[i].Value, l.Type.Bits)))
+			fs = append(fs, n.M.BitEqs(v, n.M.ConstVec(f.Locals[i].Value, l.Type.Bits))...)
 		}
 	}
-	return r
+	return n.M.And(r, n.M.Conj(fs...))
 }
 
 // validType restricts a Vec of type t to its valid values (enums).

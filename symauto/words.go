@@ -17,15 +17,12 @@ type Frame struct {
 	Locals []uint64
 }
 
-// globalsAre returns G == vals (by Global.Index).
+// globalsAre returns G == vals (by Global.Index), one cube
+// (bdd.Manager.Values): conjoined global after global, each value's bits
+// spread over the order, it was quadratic in the globals (a trace of
+// 2,000 globals of 32 bits did not finish in a minute).
 func (sp *Space) globalsAre(vals []uint64) bdd.Node {
-	m := sp.M
-	r := m.True()
-	for i := len(sp.Net.Globals) - 1; i >= 0; i-- {
-		g := sp.Net.Globals[i]
-		r = m.And(m.Value(bdd.Ref{Var: g.Var, Copy: GCur}, vals[i]), r)
-	}
-	return r
+	return sp.M.Values(sp.Net.GlobalRefs(GCur), vals[:len(sp.Net.Globals)])
 }
 
 // localsAre returns L == the frame's locals (padding zero).

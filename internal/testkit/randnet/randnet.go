@@ -67,6 +67,17 @@ type Params struct {
 	// view-tuple engine's post* add one value a saturation step, 2^w
 	// steps, which wide open data cannot afford.
 	OpenNoCount bool
+	// OpenGlobals, when > 0 (and without Density), adds that many more
+	// globals w0, w1, ... of OpenGlobalBits bits each (1 to 32), every
+	// one starting with any value: many open wide globals, as C programs
+	// have (issue 38). A rule keeps each of them (most often), copies it
+	// from another of them, overwrites it with 0 or 1, increments it
+	// (only at 3 bits or fewer: see OpenNoCount; kept otherwise) or sets
+	// it to any value; one guard in three compares two of them (equal or
+	// not) or one with 0. The other draws are those of the same seed
+	// without them.
+	OpenGlobals    int
+	OpenGlobalBits int
 }
 
 // types are the variable types of Params.Enums; locals and results take
@@ -88,7 +99,8 @@ type gen struct {
 	n   *pds.Network
 	m   *bdd.Manager
 	gs  []*pds.Global
-	o   *pds.Global // Params.OpenBits's global, or nil
+	o   *pds.Global   // Params.OpenBits's global, or nil
+	ws  []*pds.Global // Params.OpenGlobals's globals
 	ps  []*pds.Proc
 	lbl map[*pds.Proc][]*pds.Label
 }
@@ -121,6 +133,14 @@ func (g *gen) build() (*pds.Network, error) {
 	}
 	if p.OpenBits > 0 && p.Density <= 0 {
 		g.o = b.Global("o", pds.IntType(p.OpenBits), pds.Init{Any: true}, pds.Pos{})
+	}
+	if p.OpenGlobals > 0 && p.Density <= 0 {
+		if p.OpenGlobalBits < 1 || p.OpenGlobalBits > 32 {
+			return nil, fmt.Errorf("randnet: OpenGlobalBits %d outside 1..32", p.OpenGlobalBits)
+		}
+		for i := range p.OpenGlobals {
+			g.ws = append(g.ws, b.Global(fmt.Sprintf("w%d", i), pds.IntType(p.OpenGlobalBits), pds.Init{Any: true}, pds.Pos{}))
+		}
 	}
 	for i := 0; i < max(1, p.Procs); i++ {
 		var res *pds.Type
@@ -250,6 +270,9 @@ func (g *gen) guard(p *pds.Proc) bdd.Node {
 	if g.o != nil && r.IntN(3) == 0 {
 		return m.Eq(g.n.GlobalVec(g.o, pds.GCur), g.openConst())
 	}
+	if len(g.ws) > 0 && r.IntN(3) == 0 {
+		return g.wideGuard()
+	}
 	switch r.IntN(4) {
 	case 0:
 		gl := g.gs[r.IntN(len(g.gs))]
@@ -286,7 +309,48 @@ func (g *gen) globalsUpdate() bdd.Node {
 	if g.o != nil {
 		r = g.m.And(r, g.openUpdate())
 	}
+	for i := range g.ws {
+		r = g.m.And(r, g.wideUpdate(i))
+	}
 	return r
+}
+
+// wideGuard compares two of Params.OpenGlobals's globals, equal or not,
+// or one with 0.
+func (g *gen) wideGuard() bdd.Node {
+	m, r := g.m, g.r
+	x := g.n.GlobalVec(g.ws[r.IntN(len(g.ws))], pds.GCur)
+	y := g.n.GlobalVec(g.ws[r.IntN(len(g.ws))], pds.GCur)
+	switch r.IntN(3) {
+	case 0:
+		return m.Eq(x, y)
+	case 1:
+		return m.Ne(x, y)
+	}
+	return m.Eq(x, m.ConstVec(0, len(x)))
+}
+
+// wideUpdate relates the current value of Params.OpenGlobals's global i
+// to its next: kept (one in two), copied from another of them, set to 0
+// or 1, incremented (kept above 3 bits) or set to any value.
+func (g *gen) wideUpdate(i int) bdd.Node {
+	m := g.m
+	cur, next := g.n.GlobalVec(g.ws[i], pds.GCur), g.n.GlobalVec(g.ws[i], pds.GNext)
+	switch x := g.r.IntN(10); {
+	case x < 5:
+		return m.Eq(next, cur)
+	case x < 7:
+		src := g.ws[g.r.IntN(len(g.ws))]
+		return m.Eq(next, g.n.GlobalVec(src, pds.GCur))
+	case x < 8:
+		return m.Eq(next, m.ConstVec(uint64(g.r.IntN(2)), len(next)))
+	case x < 9:
+		if len(cur) > 3 {
+			return m.Eq(next, cur)
+		}
+		return m.Assign(next, m.Add(cur, m.ConstVec(1, len(cur))))
+	}
+	return m.True()
 }
 
 // openConst returns one of the constants of the open global: 0, 1 or its

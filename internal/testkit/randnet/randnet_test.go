@@ -12,9 +12,11 @@ func TestGen(t *testing.T) {
 			{Threads: 2, GlobalBits: 3, Procs: 3, Labels: 4, LocalBits: 2, Rules: 6, Recursive: s%2 == 0, Forks: true, Errors: true, MaxThreads: 4},
 			{Threads: 2, Procs: 3, Labels: 3, LocalBits: 2, Rules: 6, Recursive: s%2 == 0, Forks: true, Errors: true, MaxThreads: 4, Density: 0.6, Enums: true, AnyLocals: true},
 			{Threads: 3, GlobalBits: 2, Procs: 3, Labels: 4, LocalBits: 2, Rules: 6, Forks: true, Errors: true, MaxThreads: 4, OpenBits: 16, OpenNoCount: true},
+			{Threads: 2, GlobalBits: 2, Procs: 3, Labels: 4, LocalBits: 2, Rules: 6, Forks: true, Errors: true, MaxThreads: 4, OpenGlobals: 6, OpenGlobalBits: 3},
+			{Threads: 2, GlobalBits: 1, Procs: 2, Labels: 3, LocalBits: 1, Rules: 5, Errors: true, MaxThreads: 2, OpenGlobals: 24, OpenGlobalBits: 32},
 		} {
-			if p.Density > 0 && s >= 20 {
-				continue // table relations are slower to build
+			if (p.Density > 0 || p.OpenGlobals > 0) && s >= 20 || p.OpenGlobalBits > 8 && s >= 4 {
+				continue // table relations, and many wide globals, are slower to build
 			}
 			n, err := randnet.Generate(s, p)
 			if err != nil {

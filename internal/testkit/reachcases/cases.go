@@ -550,6 +550,26 @@ func RandomWide(seeds []uint64, widths []int) []Case {
 	return cs
 }
 
+// RandomVars returns cases with many open globals (issue 38): the
+// programs of Random with globals more globals of bits bits each that
+// start with any value, which threads copy into one another, overwrite,
+// compare and (at 3 bits or fewer) increment (randnet.Params.OpenGlobals),
+// asked within k contexts (K). OpenBits is their total width: the
+// explicit engines and eager splitting enumerate 2^OpenBits start values,
+// so only small widths suit them.
+func RandomVars(seeds []uint64, globals, bits, k int) []Case {
+	cs := Random(seeds)
+	for i := range cs {
+		c := &cs[i]
+		c.Name = fmt.Sprintf("random-vars/globals=%d/bits=%d/seed=%d", globals, bits, c.Seed)
+		c.Params.OpenGlobals, c.Params.OpenGlobalBits = globals, bits
+		c.OpenBits, c.K = globals*bits, k
+		seed, p := c.Seed, c.Params
+		c.Build = func() (*pds.Network, error) { return randnet.Generate(seed, p) }
+	}
+	return cs
+}
+
 // Lookup returns the hand-made case of that name; it panics when there is
 // none.
 func Lookup(name string) Case {

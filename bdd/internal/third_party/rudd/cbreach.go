@@ -125,3 +125,36 @@ func (b *tables) unmarkrec(n int) {
 	b.unmarkrec(int(b.nodes[n].low))
 	b.unmarkrec(int(b.nodes[n].high))
 }
+
+// PairChain builds, from the bottom up, f(k) = the function of x_k, y_k
+// and f(k+1) given by cof, with f(len(pairs)) = base (0 or 1), and
+// returns f(0), where pairs[k] = {x_k, y_k} are levels. The pairs must
+// lie one below the other: max(pairs[k]) < min(pairs[k+1]) (two copies
+// of variables whose copies are adjacent in the order). cof gives f(k)
+// for x_k, y_k = 00, 01, 10, 11: 0 or 1 for that constant, -1 for f(k+1).
+// The equality of the copies is base 1 and cof {-1, 0, 0, -1}. It makes
+// at most three nodes per pair, where a conjunction by apply would pass
+// over the partial result again.
+func (b *BDD) PairChain(pairs [][2]int, base int, cof [4]int) Node {
+	b.initref()
+	res := base
+	pick := func(c int) int {
+		if c < 0 {
+			return res
+		}
+		return c
+	}
+	for k := len(pairs) - 1; k >= 0; k-- {
+		x, y, c := int32(pairs[k][0]), int32(pairs[k][1]), cof
+		if x > y {
+			x, y = y, x
+			c[1], c[2] = c[2], c[1]
+		}
+		b.pushref(res)
+		lo := b.pushref(b.makenode(y, pick(c[0]), pick(c[1])))
+		hi := b.pushref(b.makenode(y, pick(c[2]), pick(c[3])))
+		res = b.makenode(x, lo, hi)
+		b.popref(3)
+	}
+	return b.retnode(res)
+}
