@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -128,4 +129,24 @@ func writeDot(w io.Writer, in *input, c *config, r *cbr.Result) (why string, err
 	}
 	_, err = io.WriteString(w, b.String())
 	return why, err
+}
+
+// checkAndDraw runs check and, with --dot, writes the charts of its
+// violations after the report: the chart file is opened first, so that a
+// path that cannot be written is a usage error before any work.
+func (c *config) checkAndDraw(ctx context.Context, stdout, stderr io.Writer, opts cbr.Options, tty bool) int {
+	dot, err := c.openDot(stdout)
+	if err != nil {
+		return c.fail(stdout, stderr, exitUsage, err.Error())
+	}
+	if dot == nil {
+		code, _, _ := c.check(ctx, stdout, stderr, opts, tty)
+		return code
+	}
+	report := stdout
+	if c.dot == dotStdout {
+		report = stderr // the chart takes standard output, the report goes to standard error
+	}
+	code, in, res := c.check(ctx, report, stderr, opts, tty)
+	return dot.finish(stderr, in, c, res, code)
 }

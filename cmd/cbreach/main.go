@@ -153,20 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return c.fail(stdout, stderr, exitUsage, err.Error())
 	}
 	defer release()
-	dot, err := c.openDot(stdout) // dot.go
-	if err != nil {
-		return c.fail(stdout, stderr, exitUsage, err.Error())
-	}
-	if dot == nil {
-		code, _, _ = c.check(ctx, stdout, stderr, opts, tty)
-		return code
-	}
-	report := stdout
-	if c.dot == dotStdout {
-		report = stderr // the chart takes standard output, the report goes to standard error
-	}
-	code, in, res := c.check(ctx, report, stderr, opts, tty)
-	return dot.finish(stderr, in, c, res, code)
+	return c.checkAndDraw(ctx, stdout, stderr, opts, tty) // dot.go
 }
 
 // check loads the input and analyses it with the chosen engine (or
