@@ -78,17 +78,7 @@ func smallAnswers(t *testing.T, net *pds.Network, k int) {
 		reachcases.CBR("lazy/none", tuples.Engine{Split: split.Lazy, Prune: tuples.PruneNone}, cbr.Contexts),
 		reachcases.CBR("lazy/subsumed", tuples.Engine{Split: split.Lazy}, cbr.Contexts),
 	}
-	var want *reachcases.Outcome
-	for _, v := range variants {
-		o, err := v.Run(context.Background(), net, k)
-		require.NoError(t, err, "k %d %s", k, v.Name)
-		require.NoError(t, reachcases.NoAnswer(o), "k %d %s: no answer", k, v.Name)
-		if want == nil {
-			want = o
-		} else if !reflect.DeepEqual(o.Answer, want.Answer) {
-			t.Fatalf("k %d %s: got %v want %v (%s)", k, v.Name, o.Answer, want.Answer, variants[0].Name)
-		}
-	}
+	sameAnswers(t, net, k, variants)
 }
 
 // checkWide compares cbr lazy without pruning on net within 1 to K
@@ -105,19 +95,7 @@ func checkWide(t *testing.T, net *pds.Network, K, seqRounds int) {
 	sites := map[int][]string{} // cbr's violated labels by bound
 	var seqSites [][]string     // seq's by rounds
 	for k := 1; k <= K; k++ {
-		var want *reachcases.Outcome
-		for _, v := range variants {
-			o, err := v.Run(context.Background(), net, k)
-			require.NoError(t, err, "k %d %s", k, v.Name)
-			require.NoError(t, reachcases.NoAnswer(o), "k %d %s: no answer", k, v.Name)
-			if want == nil {
-				want = o
-				continue
-			}
-			if !reflect.DeepEqual(o.Answer, want.Answer) {
-				t.Fatalf("k %d %s: got %v want %v (%s)", k, v.Name, o.Answer, want.Answer, variants[0].Name)
-			}
-		}
+		want := sameAnswers(t, net, k, variants)
 		sites[k] = labels(want.Answer.Sites)
 	}
 	for k := 1; k <= seqRounds; k++ {
@@ -158,4 +136,22 @@ func labels(sites []string) []string {
 	}
 	slices.Sort(ls)
 	return slices.Compact(ls)
+}
+
+// sameAnswers runs the variants on net within k contexts: each must
+// answer, all with the first one's answer, which it returns.
+func sameAnswers(t *testing.T, net *pds.Network, k int, variants []reachcases.Variant) *reachcases.Outcome {
+	t.Helper()
+	var want *reachcases.Outcome
+	for _, v := range variants {
+		o, err := v.Run(context.Background(), net, k)
+		require.NoError(t, err, "k %d %s", k, v.Name)
+		require.NoError(t, reachcases.NoAnswer(o), "k %d %s: no answer", k, v.Name)
+		if want == nil {
+			want = o
+		} else if !reflect.DeepEqual(o.Answer, want.Answer) {
+			t.Fatalf("k %d %s: got %v want %v (%s)", k, v.Name, o.Answer, want.Answer, variants[0].Name)
+		}
+	}
+	return want
 }
