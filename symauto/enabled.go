@@ -48,7 +48,8 @@ func (sp *Space) Enabled(l *pds.Label) bdd.Node {
 func (a *Auto) RestrictMoving(moving bool) *Auto {
 	m := a.sp.M
 	b := a.clone()
-	for t, l := range a.labels {
+	for _, t := range a.Transitions() { // sorted: the same operations in every run
+		l := a.labels[t]
 		switch {
 		case t.From != Initial:
 		case t.Label != nil && moving:

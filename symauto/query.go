@@ -61,7 +61,8 @@ func (a *Auto) Accepting() bdd.Node {
 	m := a.sp.M
 	acc := a.acceptance()
 	r := m.False()
-	for t, l := range a.labels {
+	for _, t := range a.Transitions() { // sorted: the same operations in every run
+		l := a.labels[t]
 		if t.From != Initial {
 			continue
 		}

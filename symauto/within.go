@@ -1,6 +1,9 @@
 package symauto
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds"
 )
@@ -268,8 +271,8 @@ func (a *Auto) simData() *simData {
 	d := &simData{moves: map[State][]move{}, live: map[State]bool{}, edges: map[State]map[int][]edge{}}
 	// in[q] is what a live q accepts over the entry copies.
 	in := map[State]bdd.Node{Final: m.True()}
-	for q, x := range acc {
-		if !x.IsFalse() {
+	for _, q := range slices.Sorted(maps.Keys(acc)) { // the same operations in every run
+		if x := acc[q]; !x.IsFalse() {
 			d.live[q] = true
 			in[q] = m.Rename(x, sp.renLinkIn)
 		}
