@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/cbreach/cbreach/internal/plural"
 )
 
 // The limits of a manager's computations: the node and memory limits and
@@ -164,9 +162,18 @@ func (m *Manager) stopErr() error {
 // limitErr is the error of a limit reached (inOp: by one operation).
 func (m *Manager) limitErr(inOp bool) error {
 	if m.lim.MaxNodes > 0 && (!inOp || m.lim.MaxMemory == 0 || m.lim.MaxNodes+NodeMargin <= int(m.lim.MaxMemory/2/bytesPerNode)) {
-		return fmt.Errorf("bdd: %w (%s)", ErrNodeLimit, plural.Count(m.lim.MaxNodes, "node"))
+		return fmt.Errorf("bdd: %w (%s)", ErrNodeLimit, nodes(m.lim.MaxNodes))
 	}
 	return fmt.Errorf("bdd: %w (%d MiB)", ErrMemoryLimit, m.lim.MaxMemory>>20)
+}
+
+// nodes returns "1 node" or "n nodes" (package bdd is below the text
+// helpers of pds/plural).
+func nodes(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
 
 // sample records the peak table occupancy and enforces the limits; it

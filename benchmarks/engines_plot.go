@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // engineStyle is an engine's line in the engines plot.

@@ -4,7 +4,7 @@ import (
 	"embed"
 	"fmt"
 
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 	"github.com/cbreach/cbreach/split"
 )
 

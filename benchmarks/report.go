@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // families are the report's sections, in order.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Unit is what a bound counts.

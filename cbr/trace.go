@@ -9,9 +9,9 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Trace is the evidence of a violation: a concrete run from an initial

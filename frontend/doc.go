@@ -42,10 +42,10 @@
 // token.Position (file, line, column in bytes) by binary search, only when
 // an error is reported or the compiler records where a rule or label comes
 // from. token.Position is the module's one expanded position type
-// (internal/diag.Pos), the same type as pds.Pos, so the compiler hands it
+// (pds/diag.Pos), the same type as pds.Pos, so the compiler hands it
 // to the network as it is.
 //
-// Every phase reports into one list type, [ErrorList] (internal/diag's,
+// Every phase reports into one list type, [ErrorList] (pds/diag's,
 // also named scanner.ErrorList, cuba.ErrorList and pds.ErrorList): the
 // parser and the checker Add errors as they meet them, and [Compile] sorts
 // the list by position (duplicates removed) and truncates it to ten. An

@@ -10,8 +10,8 @@ import (
 	"github.com/cbreach/cbreach/frontend/scanner"
 	"github.com/cbreach/cbreach/frontend/token"
 	"github.com/cbreach/cbreach/frontend/types"
-	"github.com/cbreach/cbreach/internal/diag"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/diag"
 )
 
 // Error is an error in the input: a position and a message in plain words.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Options configure a Builder.

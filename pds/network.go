@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/diag"
+	"github.com/cbreach/cbreach/pds/diag"
 )
 
 // Copies of the global variables that rule relations use
@@ -36,7 +36,7 @@ const (
 )
 
 // Pos is a source position (file, line, column); the zero Pos is unknown.
-// It is the position type of package internal/diag, shared with the
+// It is the position type of package pds/diag, shared with the
 // readers that report errors in their input.
 type Pos = diag.Pos
 

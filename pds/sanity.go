@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // The sanity checker behind Network.Validate (after x/tools/go/ssa's

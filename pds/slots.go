@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Thread creation (docs/design.md, "Threads and forks").

@@ -3,12 +3,12 @@ package pds
 import (
 	"fmt"
 
-	"github.com/cbreach/cbreach/internal/diag"
+	"github.com/cbreach/cbreach/pds/diag"
 )
 
 // Error is one broken invariant found by Validate, at the position of the
 // offending rule, label, procedure or variable when it has one. It is the
-// error type of the module's readers (package internal/diag).
+// error type of the module's readers (package pds/diag).
 type Error = diag.Error
 
 // ErrorList is the error Validate returns for an invalid network: one

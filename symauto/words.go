@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Frame is a concrete stack frame: a label and the values of its

@@ -6,8 +6,8 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Net is the sequential network of a pushdown network and a number of

@@ -10,8 +10,8 @@ import (
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/tracefmt"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // units writes "1 context", "2 preemptions": n units of the bound.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 	"github.com/spf13/pflag"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // visibleWords says the criterion that proved a verdict for every bound

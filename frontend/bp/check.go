@@ -3,8 +3,8 @@ package bp
 import (
 	"fmt"
 
-	"github.com/cbreach/cbreach/internal/diag"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/diag"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // info holds what the checker finds; the compiler reads the tree and it.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/diag"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/diag"
 )
 
 // variant is one compiled copy of a procedure: the procedure itself, or

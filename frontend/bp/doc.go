@@ -10,7 +10,7 @@
 // the layout is fixed (pds.Flow), and a finite count is the network's
 // thread bound unless MaxThreads is lower.
 //
-// On bad input the error is an [ErrorList] (internal/diag's): positioned
+// On bad input the error is an [ErrorList] (pds/diag's): positioned
 // errors "file:line:col: message", sorted, at most ten and then "too many
 // errors (N more)". Parse errors are reported before name errors (a file
 // that does not parse is not checked). Read never panics on any input

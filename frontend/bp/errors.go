@@ -1,12 +1,12 @@
 package bp
 
-import "github.com/cbreach/cbreach/internal/diag"
+import "github.com/cbreach/cbreach/pds/diag"
 
 // MaxErrors is the number of errors a read reports; a last "too many
 // errors (N more)" entry stands for the others.
 const MaxErrors = diag.MaxErrors
 
-// ErrorList is the list of errors of one read (internal/diag's, the type
+// ErrorList is the list of errors of one read (pds/diag's, the type
 // of every reader of the module), sorted by position.
 type ErrorList = diag.ErrorList
 

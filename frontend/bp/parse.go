@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/cbreach/cbreach/internal/diag"
+	"github.com/cbreach/cbreach/pds/diag"
 )
 
 // maxDepth caps the nesting of statements and expressions, so that no

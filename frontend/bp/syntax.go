@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/cbreach/cbreach/internal/diag"
+	"github.com/cbreach/cbreach/pds/diag"
 )
 
 // The syntax tree. It holds data only; the compiler reads it.

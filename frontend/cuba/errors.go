@@ -1,6 +1,6 @@
 package cuba
 
-import "github.com/cbreach/cbreach/internal/diag"
+import "github.com/cbreach/cbreach/pds/diag"
 
 // MaxErrors is the number of errors a read reports before it gives up with
 // a final "too many errors".
@@ -8,7 +8,7 @@ const MaxErrors = diag.MaxErrors
 
 // Error is an error in an input file, at a line: it prints as
 // "file:line: message" ("file: message" without a line). It is the error
-// type of all the module's readers (package internal/diag).
+// type of all the module's readers (package pds/diag).
 type Error = diag.Error
 
 // ErrorList is the list of errors of one read, in the order they were

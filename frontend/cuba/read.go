@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Instance is a CUBA system with its initial configuration, as a network.

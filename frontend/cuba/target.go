@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Target is a visible state `q|t0,t1,...` to reach: the shared state and

@@ -1,10 +1,10 @@
 package scanner
 
-import "github.com/cbreach/cbreach/internal/diag"
+import "github.com/cbreach/cbreach/pds/diag"
 
 // Error is an error in the input at an expanded source position
 // (token.Position); it prints as "file:line:col: message". It is the error
-// type of the module's readers (package internal/diag).
+// type of the module's readers (package pds/diag).
 type Error = diag.Error
 
 // ErrorList is the list every phase of the front end reports into: Add,

@@ -1,6 +1,6 @@
 // Package scanner turns .pds source text into tokens (after go/scanner).
 // It also names the positioned error list every phase of the front end
-// reports into (Error and ErrorList, aliases of package internal/diag's).
+// reports into (Error and ErrorList, aliases of package pds/diag's).
 package scanner
 
 import (

@@ -2,14 +2,14 @@
 // source positions (after go/token): a Pos is a byte offset into a File,
 // expanded to a Position (file:line:col) only when an error is reported or
 // the compiler records where a rule comes from. The package knows nothing
-// of BDDs or networks; it imports only internal/diag.
+// of BDDs or networks; it imports only pds/diag.
 package token
 
 import (
 	"sort"
 	"strconv"
 
-	"github.com/cbreach/cbreach/internal/diag"
+	"github.com/cbreach/cbreach/pds/diag"
 )
 
 // Token is a lexical token.
@@ -226,7 +226,7 @@ func (f *File) Pos(offset int) Pos {
 func (f *File) Offset(p Pos) int { return int(p) - 1 }
 
 // Position is an expanded source position: file, line and column. It is
-// the position errors carry (package internal/diag), and the same type as
+// the position errors carry (package pds/diag), and the same type as
 // pds.Pos, so the compiler hands it to the network unchanged.
 type Position = diag.Pos
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/token"
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 func (c *checker) procBody(p *Proc, d *ast.ProcDecl) {

@@ -18,8 +18,8 @@ const module = "github.com/cbreach/cbreach/"
 // listed one (bdd/internal/..., frontend/ast, cmd/cbreach/internal/...)
 // belongs to it.
 var floors = [][]string{
-	{"internal/plural"}, // the wording of counts, below everything
-	{"internal/diag", "bdd"},
+	{"pds/plural"}, // the wording of counts, below everything but bdd
+	{"pds/diag", "bdd"},
 	{"pds"},
 	{"pds/explicit", "symauto"},
 	{"cbr"}, // the vocabulary: no engine, no splitter
@@ -33,7 +33,7 @@ var floors = [][]string{
 // readers is what the readers may import: the core up to symauto
 // (Boolean programs compute init's final states by post*), never an
 // engine or the vocabulary.
-var readers = []string{"internal/plural", "internal/diag", "bdd", "pds", "symauto"}
+var readers = []string{"pds/plural", "pds/diag", "bdd", "pds", "symauto"}
 
 // home returns the floor and the listed package that p belongs to (the
 // longest listed prefix); -1 when none.

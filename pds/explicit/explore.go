@@ -6,8 +6,8 @@ import (
 	"math/big"
 	"sort"
 
-	"github.com/cbreach/cbreach/internal/plural"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Options bound an exploration.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // The statuses of a row.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cbreach/cbreach/internal/plural"
+	"github.com/cbreach/cbreach/pds/plural"
 )
 
 // Slurm runs the jobs of a suite as one Slurm job array. The directory

@@ -5,6 +5,8 @@
 // noun's form, so that no message says "1 states".
 //
 // It imports only the standard library and sits below every other
-// package of the module (docs/design.md, "Import rules"), so that any of
-// them, the BDD layer and the readers included, may use it.
+// package of the module but bdd (docs/design.md, "Import rules"), so
+// that any of them, the readers included, may use it. It lives in pds's
+// tree, the lowest that speaks to users; bdd, below pds, words its one
+// count itself.
 package plural
