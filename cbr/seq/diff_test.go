@@ -165,12 +165,12 @@ func TestRandomDifferential(t *testing.T) {
 	open, widths := tier.Seeds(t, 3, 6, 4), reachcases.OpenWidths()
 	const depth = 8
 	ctx := context.Background()
-	var compared, violations, limited, full atomic.Int32
+	var compared, violations, limited, full, plainFull atomic.Int32
 	t.Run("seeds", func(t *testing.T) { // returns when every seed is done
 		for _, seed := range seeds {
 			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 				t.Parallel() // each network has a BDD manager of its own
-				randomDifferential(t, ctx, seed, randomParams(seed), depth, &compared, &violations, &limited, &full)
+				randomDifferential(t, ctx, seed, randomParams(seed), depth, &compared, &violations, &limited, &full, &plainFull)
 			})
 		}
 		for _, seed := range open {
@@ -178,26 +178,33 @@ func TestRandomDifferential(t *testing.T) {
 			p.OpenBits = widths[int(seed%uint64(len(widths)))]
 			t.Run(fmt.Sprintf("open/bits=%d/seed=%d", p.OpenBits, seed), func(t *testing.T) {
 				t.Parallel()
-				randomDifferential(t, ctx, seed, p, depth, &compared, &violations, &limited, &full)
+				randomDifferential(t, ctx, seed, p, depth, &compared, &violations, &limited, &full, &plainFull)
 			})
 		}
 	})
 	t.Logf("%d comparisons, %d with violations, %d cut off by the node limit; %d open-data programs past the reference's cap", compared.Load(), violations.Load(), limited.Load(), full.Load())
 	require.LessOrEqual(t, int(full.Load()), len(open)/5+1, "too many open-data programs past the reference's cap")
+	t.Logf("%d programs without open data past the reference's cap", plainFull.Load())
+	require.LessOrEqual(t, int(plainFull.Load()), len(seeds)/50+1, "too many programs past the reference's cap")
 	require.Less(t, limited.Load(), compared.Load()/10+1, "too many runs cut off")
 	require.Greater(t, violations.Load(), compared.Load()/10, "too few violations to test anything")
 	require.Less(t, violations.Load(), compared.Load()*4/5, "too few safe programs to test anything")
 }
 
 // randomDifferential is TestRandomDifferential on one seed.
-func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randnet.Params, depth int, compared, violations, limited, full *atomic.Int32) {
+func randomDifferential(t *testing.T, ctx context.Context, seed uint64, p randnet.Params, depth int, compared, violations, limited, full, plainFull *atomic.Int32) {
 	{
 		net, err := randnet.Generate(seed, p)
 		require.NoError(t, err, "seed %d", seed)
 		for K := 1; K <= 3; K++ {
 			ref := roundRobin(t, net, K, depth)
 			if ref.full && p.OpenBits == 0 {
-				t.Fatalf("seed %d K %d: round-robin reference past %d states", seed, K, rrMaxStates)
+				// A drawn program can be large without open data too (a
+				// start in a loop): no answer, larger bounds left out and
+				// counted (a few in fifty at most).
+				t.Logf("seed %d K %d: round-robin reference past %d states; larger bounds left out", seed, K, rrMaxStates)
+				plainFull.Add(1)
+				return
 			}
 			if ref.full {
 				// No answer: larger bounds are left out, and counted.
