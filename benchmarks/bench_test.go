@@ -9,7 +9,6 @@ import (
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
-	"github.com/cbreach/cbreach/split"
 )
 
 // analyze runs the named engine of the table (package cbr/engines) with
@@ -20,7 +19,11 @@ func analyze(name string, set engines.Settings, net *pds.Network, opts cbr.Optio
 	if err != nil {
 		return nil, err
 	}
-	return entry.New(set).Analyze(context.Background(), net, opts)
+	eng, err := entry.New(set)
+	if err != nil {
+		return nil, err
+	}
+	return eng.Analyze(context.Background(), net, opts)
 }
 
 // runInProcess runs an experiment as the harness's tasks do (the whole
@@ -37,7 +40,7 @@ func runInProcess(e Experiment) Run {
 	}
 	r.Expected = want
 	// MaxTuples -1: no limit (0 would be the engine's default limit).
-	res, err := analyze(tuples.Name, engines.Settings{Split: e.Split, Prune: tuples.PruneNone}, net,
+	res, err := analyze(tuples.Name, engines.Settings{"split": e.Split, "prune": "none"}, net,
 		cbr.Options{Bound: e.Contexts, All: true, Limits: cbr.Limits{MaxTuples: -1}})
 	if res == nil || err != nil {
 		r.Status, r.Detail = StatusError, fmt.Sprint(err)
@@ -65,27 +68,27 @@ func bench(b *testing.B, e Experiment) {
 	b.ReportMetric(float64(r.PeakNodes), "peak-nodes")
 }
 
-func bluetooth(name string, k int, s split.Strategy) Experiment {
+func bluetooth(name string, k int, s string) Experiment {
 	return Experiment{Family: "bluetooth", Model: name, File: name + ".pds", Threads: "-", Contexts: k, Split: s}
 }
 
 // The paper's Table 2 cases: version 1 with 1 adder + 1 stopper at 3
 // contexts, version 2 with 2 + 1 at 5, version 3 with 1 + 2 at 4.
 func BenchmarkBluetoothV1Eager(b *testing.B) {
-	bench(b, bluetooth("bluetooth-v1-a1s1", 3, split.Eager))
+	bench(b, bluetooth("bluetooth-v1-a1s1", 3, "eager"))
 }
-func BenchmarkBluetoothV1Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v1-a1s1", 3, split.Lazy)) }
+func BenchmarkBluetoothV1Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v1-a1s1", 3, "lazy")) }
 func BenchmarkBluetoothV2Eager(b *testing.B) {
-	bench(b, bluetooth("bluetooth-v2-a2s1", 5, split.Eager))
+	bench(b, bluetooth("bluetooth-v2-a2s1", 5, "eager"))
 }
-func BenchmarkBluetoothV2Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v2-a2s1", 5, split.Lazy)) }
+func BenchmarkBluetoothV2Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v2-a2s1", 5, "lazy")) }
 func BenchmarkBluetoothV3Eager(b *testing.B) {
-	bench(b, bluetooth("bluetooth-v3-a1s2", 4, split.Eager))
+	bench(b, bluetooth("bluetooth-v3-a1s2", 4, "eager"))
 }
-func BenchmarkBluetoothV3Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v3-a1s2", 4, split.Lazy)) }
+func BenchmarkBluetoothV3Lazy(b *testing.B) { bench(b, bluetooth("bluetooth-v3-a1s2", 4, "lazy")) }
 
 // vector runs the Vector model at 3 contexts for a few widths of x.
-func vector(b *testing.B, fixed bool, s split.Strategy) {
+func vector(b *testing.B, fixed bool, s string) {
 	java := map[bool]string{false: "5", true: "6"}[fixed]
 	for _, bits := range []int{1, 4, 8} {
 		b.Run(fmt.Sprintf("bits=%d", bits), func(b *testing.B) {
@@ -95,7 +98,7 @@ func vector(b *testing.B, fixed bool, s split.Strategy) {
 	}
 }
 
-func BenchmarkVectorJava5Eager(b *testing.B) { vector(b, false, split.Eager) }
-func BenchmarkVectorJava5Lazy(b *testing.B)  { vector(b, false, split.Lazy) }
-func BenchmarkVectorJava6Eager(b *testing.B) { vector(b, true, split.Eager) }
-func BenchmarkVectorJava6Lazy(b *testing.B)  { vector(b, true, split.Lazy) }
+func BenchmarkVectorJava5Eager(b *testing.B) { vector(b, false, "eager") }
+func BenchmarkVectorJava5Lazy(b *testing.B)  { vector(b, false, "lazy") }
+func BenchmarkVectorJava6Eager(b *testing.B) { vector(b, true, "eager") }
+func BenchmarkVectorJava6Lazy(b *testing.B)  { vector(b, true, "lazy") }

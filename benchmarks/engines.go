@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +18,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
-	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/pds/plural"
-	"github.com/cbreach/cbreach/split"
 )
 
 // The engines experiment (issue "A second symbolic engine"): the
@@ -131,15 +130,19 @@ func RunEngine(ctx context.Context, e EngineExperiment, engine string, timeout t
 	if err != nil {
 		return fail(fmt.Errorf("unknown engine %q", engine))
 	}
-	set := engines.Settings{Split: split.Lazy}
-	if form == "eager" {
-		set.Split = split.Eager
+	set := engines.Settings{}
+	if form != "" {
+		set["split"] = form
 	}
-	res, err := entry.New(set).Analyze(runCtx, net, cbr.Options{Bound: e.K, All: true})
+	eng, err := entry.New(set)
+	if err != nil {
+		return fail(err)
+	}
+	res, err := eng.Analyze(runCtx, net, cbr.Options{Bound: e.K, All: true})
 	if res != nil {
-		r.Work, r.Threads = res.Stats.ViewTuples, len(net.Threads)
-		if st := seq.Figures(res); st != nil {
-			r.Work, r.Threads = res.Stats.PostStarSteps, st.Threads
+		r.Work, r.Threads = workOf(res), len(net.Threads)
+		if n, ok := statOf(res, "threads"); ok {
+			r.Threads = n // the sequential reduction's round-robin order
 		}
 	}
 	if res == nil {
@@ -436,4 +439,39 @@ func WriteEnginesCSV(w io.Writer, runs []EngineRun) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// workOf is the work a run did, by its engine's own count: the work
+// figure it names (view tuples, states), else its post* steps.
+func workOf(r *cbr.Result) int {
+	if r.Figures != nil {
+		if w := r.Figures.Work(); w.Name != "" {
+			if n, ok := w.Value.(int); ok {
+				return n
+			}
+		}
+	}
+	return r.Stats.PostStarSteps
+}
+
+// statOf returns the whole-number figure of r's engine that its JSON
+// stats name key, if it has one.
+func statOf(r *cbr.Result, key string) (int, bool) {
+	if r.Figures == nil {
+		return 0, false
+	}
+	_, v := r.Figures.Stats()
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return 0, false
+	}
+	var n int
+	if raw, ok := m[key]; ok && json.Unmarshal(raw, &n) == nil {
+		return n, true
+	}
+	return 0, false
 }

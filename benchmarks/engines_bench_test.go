@@ -10,7 +10,6 @@ import (
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
-	"github.com/cbreach/cbreach/split"
 )
 
 // engineModels are the models on which the explicit engine and lazy cbr
@@ -18,12 +17,12 @@ import (
 // (Java 5) at 1 to 8 bits, 3 contexts.
 func engineModels() []Experiment {
 	es := []Experiment{
-		bluetooth("bluetooth-v1-a1s1", 3, split.Lazy),
-		bluetooth("bluetooth-v2-a2s1", 5, split.Lazy),
-		bluetooth("bluetooth-v3-a1s2", 4, split.Lazy),
+		bluetooth("bluetooth-v1-a1s1", 3, "lazy"),
+		bluetooth("bluetooth-v2-a2s1", 5, "lazy"),
+		bluetooth("bluetooth-v3-a1s2", 4, "lazy"),
 	}
 	for _, bits := range []int{1, 2, 4, 6, 8} {
-		es = append(es, Experiment{Family: "vector", Model: fmt.Sprintf("vector-java5-b%d", bits), Bits: bits, Contexts: 3, Split: split.Lazy})
+		es = append(es, Experiment{Family: "vector", Model: fmt.Sprintf("vector-java5-b%d", bits), Bits: bits, Contexts: 3, Split: "lazy"})
 	}
 	return es
 }
@@ -64,7 +63,7 @@ func BenchmarkEngines(b *testing.B) {
 						ntuples = r.Stats.ViewTuples
 						continue
 					}
-					r, err := analyze(states.Name, engines.Settings{NoPOR: eng == "explicit-no-por"}, net, cbr.Options{Bound: e.Contexts, All: true})
+					r, err := analyze(states.Name, engines.Settings{"no-por": fmt.Sprint(eng == "explicit-no-por")}, net, cbr.Options{Bound: e.Contexts, All: true})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -10,7 +10,6 @@ import (
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/pds"
-	"github.com/cbreach/cbreach/split"
 )
 
 // compileVars compiles a program of VarsModel.
@@ -75,7 +74,7 @@ func BenchmarkVarsAnalyze(b *testing.B) {
 			var st cbr.Stats
 			for b.Loop() {
 				net := compileVars(b, c.f, c.v, c.n, c.w)
-				r, err := analyze(c.engine, engines.Settings{Split: split.Lazy}, net, cbr.Options{Bound: c.k})
+				r, err := analyze(c.engine, engines.Settings{"split": "lazy"}, net, cbr.Options{Bound: c.k})
 				if err != nil {
 					b.Fatal(err)
 				}

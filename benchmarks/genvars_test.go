@@ -11,7 +11,6 @@ import (
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
-	"github.com/cbreach/cbreach/split"
 )
 
 func TestVarsModelText(t *testing.T) {
@@ -94,18 +93,18 @@ func TestVarsModelVerdicts(t *testing.T) {
 				for _, e := range []struct {
 					name string
 					set  engines.Settings
-				}{{tuples.Name, engines.Settings{Split: split.Lazy}}, {tuples.Name, engines.Settings{Split: split.Eager}}, {states.Name, engines.Settings{}}} {
+				}{{tuples.Name, engines.Settings{"split": "lazy"}}, {tuples.Name, engines.Settings{"split": "eager"}}, {states.Name, engines.Settings{}}} {
 					r, err := analyze(e.name, e.set, net, cbr.Options{Bound: k})
 					if err != nil {
 						t.Fatal(err)
 					}
 					got := fmt.Sprintf("%v %d", r.Verdict, r.Contexts())
 					if w := fmt.Sprintf("%v %d", map[bool]cbr.Verdict{true: cbr.Violation, false: cbr.Safe}[want], fewest); got != w {
-						t.Errorf("%s %v, k=%d: got %s, want %s (%s)", e.name, e.set.Split, k, got, w, r.Reason)
+						t.Errorf("%s %v, k=%d: got %s, want %s (%s)", e.name, e.set["split"], k, got, w, r.Reason)
 					}
 				}
 			}
-			r, err := analyze(seq.Name, engines.Settings{Split: split.Lazy}, net, cbr.Options{Bound: 3})
+			r, err := analyze(seq.Name, engines.Settings{"split": "lazy"}, net, cbr.Options{Bound: 3})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/frontend"
-	"github.com/cbreach/cbreach/split"
 )
 
 // kernelSettings are the BDD kernel settings BenchmarkKernelConfig
@@ -40,10 +39,10 @@ var kernelSettings = []struct {
 //	go test ./benchmarks -run '^$' -bench KernelConfig -benchtime 2x
 func BenchmarkKernelConfig(b *testing.B) {
 	models := []Experiment{
-		{Model: "bluetooth-v2-a3s2", File: "bluetooth-v2-a3s2.pds", Contexts: 5, Split: split.Lazy},
-		{Model: "bst-i2s1", File: "bst-i2s1.pds", Contexts: 5, Split: split.Lazy},
-		{Model: "vector-java5-b16", Bits: 16, Contexts: 3, Split: split.Lazy},
-		{Model: "bluetooth-lalreps-n4", File: "bluetooth-lalreps-n4.pds", Contexts: 5, Split: split.Lazy},
+		{Model: "bluetooth-v2-a3s2", File: "bluetooth-v2-a3s2.pds", Contexts: 5, Split: "lazy"},
+		{Model: "bst-i2s1", File: "bst-i2s1.pds", Contexts: 5, Split: "lazy"},
+		{Model: "vector-java5-b16", Bits: 16, Contexts: 3, Split: "lazy"},
+		{Model: "bluetooth-lalreps-n4", File: "bluetooth-lalreps-n4.pds", Contexts: 5, Split: "lazy"},
 	}
 	for _, e := range models {
 		for _, k := range kernelSettings {
@@ -58,7 +57,7 @@ func BenchmarkKernelConfig(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					r, err := analyze(tuples.Name, engines.Settings{Split: e.Split}, net, cbr.Options{Bound: e.Contexts, All: true})
+					r, err := analyze(tuples.Name, engines.Settings{"split": e.Split}, net, cbr.Options{Bound: e.Contexts, All: true})
 					if err != nil {
 						b.Fatal(err)
 					}

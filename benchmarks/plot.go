@@ -130,7 +130,7 @@ func drawVector(dc draw.Canvas, runs []Run, env Env) error {
 		var tup, sec, paperTup, paperSec, cutTup, cutSec plotter.XYs
 		for i := range runs {
 			r := &runs[i]
-			if r.Family != "vector" || r.Fixed != s.fixed || r.Split.String() != s.split {
+			if r.Family != "vector" || r.Fixed != s.fixed || r.Split != s.split {
 				continue
 			}
 			x := float64(r.Bits)

@@ -114,7 +114,7 @@ func vectorTable(b *strings.Builder, runs []*Run) {
 	m := map[key]*Run{}
 	maxBits := 0
 	for _, r := range runs {
-		m[key{r.Bits, r.Fixed, r.Split.String() == "eager"}] = r
+		m[key{r.Bits, r.Fixed, r.Split == "eager"}] = r
 		maxBits = max(maxBits, r.Bits)
 	}
 	cell := func(r *Run, secs bool) string {
@@ -264,7 +264,7 @@ func WriteCSV(w io.Writer, runs []Run, env Env) error {
 		if r.Status == StatusError {
 			verdict = ""
 		}
-		cw.Write([]string{r.ID(), r.Family, r.Model, r.Threads, bits, strconv.Itoa(r.Contexts), r.Split.String(), r.Set.String(),
+		cw.Write([]string{r.ID(), r.Family, r.Model, r.Threads, bits, strconv.Itoa(r.Contexts), r.Split, r.Set.String(),
 			r.Expected.String(), string(r.Status), verdict, fewest, strconv.Itoa(r.ViewTuples), strings.Join(levels, " "),
 			strconv.Itoa(r.PostStarCalls), strconv.Itoa(r.PeakNodes), strconv.FormatFloat(r.Time.Seconds(), 'f', 4, 64),
 			r.Paper.Table, pt, ps, pn, r.Detail,

@@ -46,7 +46,7 @@ func BenchmarkTraces(b *testing.B) {
 		return func() (*pds.Network, []pds.Target) { return compileExperiment(b, e), nil }
 	}
 	models := []model{
-		{"bluetooth-v2-a2s1", 5, compile(bluetooth("bluetooth-v2-a2s1", 5, 0))},
+		{"bluetooth-v2-a2s1", 5, compile(bluetooth("bluetooth-v2-a2s1", 5, "lazy"))},
 		{"vector-java5-b16", 3, compile(Experiment{Model: "vector-java5-b16", Bits: 16, Contexts: 3})},
 	}
 	dir := filepath.Join("..", "..", "shared", "benchmarks", "cuba-pldi18")

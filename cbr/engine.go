@@ -212,10 +212,10 @@ type Result struct {
 	Reason     string  // Limit, or what else made the verdict Unknown, in words
 	Violations []Found // in the order found: by contexts, then label
 	Stats      Stats
-	// Figures are the engine's own figures beside Stats: *seq.Stats,
-	// *states.Stats, nil for the view-tuple engine (its figures are
-	// Stats).
-	Figures any
+	// Figures are the engine's own account of the run beside Stats: the
+	// settings it ran with and its figures, which the front doors show
+	// without knowing the engine (figures.go).
+	Figures Figures
 	// Net is the network the engine ran, which traces and thread numbers
 	// name: the one with thread slots (pds.Network.WithThreadSlots) for
 	// the symbolic engines, the program's own for the explicit one; nil

@@ -27,7 +27,7 @@ func TestTable(t *testing.T) {
 	for _, entry := range engines.All {
 		net, err := frontend.Compile("lostupdate.pds", src)
 		require.NoError(t, err)
-		e := entry.New(engines.Settings{})
+		e := entry.MustNew(nil)
 		unit := entry.Units[0]
 		k := fewest[unit]
 		r, err := e.Analyze(context.Background(), net, cbr.Options{Bound: k, Unit: unit, Traces: true})
@@ -81,7 +81,7 @@ func TestThreadBoundCoverage(t *testing.T) {
 					continue // the eager form takes 90 s here (its guesses of every slot's globals), the lazy form 0.2 s
 				}
 				unit := entry.Units[0]
-				r, err := entry.New(engines.Settings{Split: s}).Analyze(context.Background(), net, cbr.Options{Bound: 3, Unit: unit, All: true})
+				r, err := entry.MustNew(engines.Settings{"split": s.String()}).Analyze(context.Background(), net, cbr.Options{Bound: 3, Unit: unit, All: true})
 				require.NoError(t, err, name)
 				require.Equal(t, tc.verdict, r.Verdict, name)
 				require.Equal(t, tc.fewest[unit], r.Contexts(), name)
@@ -109,7 +109,7 @@ func TestThreadBoundThenLimit(t *testing.T) {
 		s            split.Strategy
 		rounds, node int
 	}{{split.Eager, 4, 200000}, {split.Lazy, 12, 100000}} {
-		r, err := e.New(engines.Settings{Split: tc.s}).Analyze(context.Background(), net,
+		r, err := e.MustNew(engines.Settings{"split": tc.s.String()}).Analyze(context.Background(), net,
 			cbr.Options{Bound: tc.rounds, Unit: cbr.Rounds, Limits: cbr.Limits{MaxNodes: tc.node}})
 		require.NoError(t, err, tc.s)
 		require.Equal(t, cbr.Unknown, r.Verdict, tc.s)
@@ -130,7 +130,7 @@ func TestZeroOptions(t *testing.T) {
 	net, err := frontend.Compile("lostupdate.pds", src)
 	require.NoError(t, err)
 	for _, entry := range engines.All {
-		r, err := entry.New(engines.Settings{}).Analyze(context.Background(), net, cbr.Options{})
+		r, err := entry.MustNew(nil).Analyze(context.Background(), net, cbr.Options{})
 		require.NoError(t, err, entry.Name)
 		require.Equal(t, cbr.DefaultBound, r.Bound, entry.Name)
 	}
@@ -171,7 +171,7 @@ func TestLimitTexts(t *testing.T) {
 		for _, entry := range engines.All {
 			net, err := frontend.Compile("bluetooth.pds", src)
 			require.NoError(t, err)
-			r, err := entry.New(engines.Settings{}).Analyze(tc.ctx, net, cbr.Options{Bound: 5, Unit: entry.Units[0], Limits: tc.limits})
+			r, err := entry.MustNew(nil).Analyze(tc.ctx, net, cbr.Options{Bound: 5, Unit: entry.Units[0], Limits: tc.limits})
 			require.NoError(t, err, "%s %s", tc.name, entry.Name)
 			require.Equal(t, cbr.Unknown, r.Verdict, "%s %s", tc.name, entry.Name)
 			require.ErrorIs(t, r.Limit, tc.is, "%s %s", tc.name, entry.Name)
@@ -203,7 +203,7 @@ func TestNodeLimitDeterministic(t *testing.T) {
 						net, err := frontend.Compile(model, src)
 						require.NoError(t, err)
 						opts := cbr.Options{Bound: 4, Unit: entry.Units[0], All: true, Limits: cbr.Limits{MaxNodes: nodes}}
-						r, err := entry.New(engines.Settings{Split: s}).Analyze(context.Background(), net, opts)
+						r, err := entry.MustNew(engines.Settings{"split": s.String()}).Analyze(context.Background(), net, opts)
 						require.NoError(t, err, name)
 						st := r.Stats
 						got := fmt.Sprintf("%v %q complete %d; %d tuples %v kept %v; post* %d/%d, %d steps; %d violations",

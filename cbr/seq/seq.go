@@ -34,7 +34,7 @@ type Engine struct {
 // Analyze runs the sequential reduction of net within opts.Bound rounds
 // of round-robin (the zero Unit means rounds; no other unit is counted).
 // It takes no targets and no unbounded search: either gives an
-// cbr.OptionError and a nil Result. The Result's Figures are *Stats.
+// cbr.OptionError and a nil Result. The Result's Figures hold its Stats (Figures).
 // With Traces, the lazy form builds the traces (trace.go); the eager one,
 // whose single run holds the threads' runs only with guessed values,
 // takes them from a lazy run to the same rounds, which must find the
@@ -57,15 +57,8 @@ func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*
 	if r == nil || errors.As(err, &bad) {
 		return nil, err // a bound too large for the network is refused as any bad option
 	}
-	r.Result.Figures = &r.Seq
+	r.Result.Figures = e.Figures(&r.Result, &r.Seq)
 	return &r.Result, err
-}
-
-// Figures returns the figures of a result of this engine (nil for another
-// engine's).
-func Figures(r *cbr.Result) *Stats {
-	st, _ := r.Figures.(*Stats)
-	return st
 }
 
 // options are what a run reads: the engine's settings and the common

@@ -32,8 +32,8 @@ type Engine struct {
 	// switched to after every step.
 	NoPOR bool
 	// MaxStateBytes bounds an estimate of the bytes of the stored states
-	// and queues, the same in every run (0: no bound); reaching it gives
-	// cbr.ErrMemoryLimit.
+	// and queues, the same in every run (0: the options' MaxMemory; no
+	// bound without either); reaching it gives cbr.ErrMemoryLimit.
 	MaxStateBytes int64
 	// OnConfig, when set, is called with every configuration when it is
 	// first expanded, with the fewest contexts that reach it. With the
@@ -75,13 +75,6 @@ type Result struct {
 	Explicit Stats
 }
 
-// Figures returns the figures of a result of this engine (nil for another
-// engine's).
-func Figures(r *cbr.Result) *Stats {
-	st, _ := r.Figures.(*Stats)
-	return st
-}
-
 // Analyze computes context-bounded reachability of net within opts.Bound
 // contexts by a search over concrete configurations (package
 // documentation): breadth by bound, the states reached with j contexts
@@ -93,13 +86,13 @@ func Figures(r *cbr.Result) *Stats {
 // the limit in Result.Limit, or Violation when one was found before.
 // Analyze returns an error only for options it cannot use (an
 // cbr.OptionError: a bound above 254, a depth limit below 1, no
-// unbounded search), with a nil Result. The Result's Figures are *Stats.
+// unbounded search), with a nil Result. The Result's Figures hold its Stats (Figures).
 func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*cbr.Result, error) {
 	r, err := e.run(ctx, net, o)
 	if r == nil {
 		return nil, err
 	}
-	r.Result.Figures = &r.Explicit
+	r.Result.Figures = e.Figures(&r.Result, &r.Explicit)
 	return &r.Result, err
 }
 
@@ -122,6 +115,9 @@ func (e Engine) run(ctx context.Context, net *pds.Network, o cbr.Options) (*Resu
 	}
 	if opts.MaxDepth == 0 {
 		opts.MaxDepth = DefaultMaxDepth
+	}
+	if opts.MaxStateBytes == 0 {
+		opts.MaxStateBytes = o.MaxMemory
 	}
 	if opts.MaxDepth < 1 {
 		return nil, &cbr.OptionError{Engine: Name, Option: "MaxDepth", Problem: fmt.Sprintf("need at least 1 frame, got %d", opts.MaxDepth)}

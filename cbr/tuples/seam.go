@@ -37,6 +37,11 @@ type Engine struct {
 	// it, the visible states reachable within j contexts
 	// (cbr.Result.VisibleStates; package documentation, "Visible states").
 	PerBound bool
+	// SplitLimit, when not 0, replaces cbr.Limits.MaxTuples: the view
+	// tuples eager splitting may create from one post* result
+	// (NoTupleLimit: none). (Not named MaxTuples: options embeds both
+	// the Engine and cbr.Options, and would read this one.)
+	SplitLimit int
 	// OnTuple, when set, is called with every view tuple the analysis
 	// keeps (the initial ones at level 0, then every split result) and
 	// the number of contexts that reached it. For tests and tools that
@@ -77,7 +82,11 @@ func (e Engine) Analyze(ctx context.Context, net *pds.Network, o cbr.Options) (*
 	if err != nil {
 		return nil, err
 	}
-	return analyze(ctx, net, opts)
+	r, err := analyze(ctx, net, opts)
+	if r != nil {
+		r.Figures = e.Figures(r)
+	}
+	return r, err
 }
 
 // options checks o (cbr.Options.Check, the engine's own rules) and joins
@@ -92,6 +101,9 @@ func (e Engine) options(o cbr.Options) (options, error) {
 		// thread), so without pruning a level never closes.
 		return options{}, &cbr.OptionError{Engine: Name, Option: "Prune",
 			Problem: "counting preemptions needs pruning (identical or subsumed tuples; without, free switches repeat view tuples without end)"}
+	}
+	if e.SplitLimit != 0 {
+		o.MaxTuples = e.SplitLimit
 	}
 	switch {
 	case o.MaxTuples == 0:
@@ -111,7 +123,11 @@ func (e Engine) VisibleStates(ctx context.Context, net *pds.Network, o cbr.Optio
 	if err != nil {
 		return nil, nil, err
 	}
-	return visibleStates(ctx, net, opts)
+	counts, r, err := visibleStates(ctx, net, opts)
+	if r != nil {
+		r.Figures = e.Figures(r)
+	}
+	return counts, r, err
 }
 
 // asLimit returns err with package split's refusal of an eager split

@@ -15,9 +15,7 @@ import (
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
-	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
-	"github.com/cbreach/cbreach/split"
 	"github.com/spf13/pflag"
 )
 
@@ -25,15 +23,11 @@ import (
 type config struct {
 	file       string
 	contexts   int
-	split      string
-	prune      string
-	noDedup    bool
 	all        bool
 	maxThreads int
 	timeout    time.Duration
 	maxNodes   int
 	maxMemory  string
-	maxTuples  int
 	json       bool
 	jsonArg    bool // the arguments name --json, whatever pflag made of them (jsonAsked)
 	stats      bool
@@ -44,27 +38,25 @@ type config struct {
 	bp         bool
 	init       string
 	target     string
-	reachTops  bool
-	perBound   bool
 	unbounded  bool
 	count      string
 
-	engine engineFlags // --engine and the explicit engine's flags (engines.go)
+	engine engineFlags // --engine and the engines' settings (engines.go)
 	trace  traceFlags  // --trace, --no-trace (trace.go)
 	dot    string      // --dot FILE (dot.go)
 
 	cpuProfile string // --cpuprofile FILE
 
 	entry    engines.Entry    // the engine --engine names
-	settings engines.Settings // its settings from the flags
-	strategy split.Strategy   // --split parsed
+	settings engines.Settings // the settings the flags give
+	eng      engines.Engine   // the engine made with them
 	memory   int64            // --max-memory parsed
 	stdin    io.Reader
 }
 
 // longFlags are the names that may be written with a single dash.
-var longFlags = []string{"contexts", "split", "prune", "all", "max-threads", "timeout", "max-nodes", "max-memory", "max-tuples",
-	"json", "stats", "print-rules", "version", "help", "cuba", "bp", "init", "target", "reach-tops", "per-bound", "unbounded", "no-dedup", "cpuprofile", "count"}
+var longFlags = []string{"contexts", "all", "max-threads", "timeout", "max-nodes", "max-memory",
+	"json", "stats", "print-rules", "version", "help", "cuba", "bp", "init", "target", "unbounded", "cpuprofile", "count"}
 
 // normalizeArgs turns "-split" into "--split" (and "-split=lazy" into
 // "--split=lazy") for the long flag names, so that the usage of the
@@ -136,19 +128,19 @@ func engineFlagsHelp() string {
 		}
 		groups[key] = append(groups[key], flags...)
 	}
-	for _, f := range settingFlags {
-		add(engines.Taking(f.setting), "--"+f.flag)
-	}
-	var unbounded, targets []string
-	for _, e := range engines.All {
-		if e.Unbounded {
-			unbounded = append(unbounded, e.Name)
+	for _, s := range allSettings() {
+		add(engines.Taking(s.Name), "--"+s.Name)
+		for _, a := range s.Aliases {
+			add(engines.Taking(s.Name), "--"+a.Flag)
 		}
+	}
+	var targets []string
+	for _, e := range engines.All {
 		if e.Targets {
 			targets = append(targets, e.Name)
 		}
 	}
-	add(unbounded, "--unbounded")
+	add(unboundedEngines(), "--unbounded")
 	add(engines.Counting(cbr.Preemptions), "--count preemptions")
 	add(targets, "--cuba", "--init", "--target")
 	var b strings.Builder
@@ -165,15 +157,11 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.IntVarP(&c.contexts, "contexts", "k", cbr.DefaultBound, "the bound: explore runs of at most `N` contexts (or preemptions, with --count preemptions)")
 	fs.StringVar(&c.count, "count", "contexts", "what the bound counts, `UNIT` contexts or preemptions (switches away from a thread that could still move; the first context and switches away from a blocked or finished thread are free)")
-	fs.StringVar(&c.split, "split", "lazy", "`MODE` lazy or eager: view tuple splitting (cbr), the sequential reduction's form (seq)")
-	fs.StringVar(&c.prune, "prune", "subsumed", "leave out new view tuples covered by kept ones, `MODE` subsumed, identical or none (exact in every mode)")
-	fs.BoolVar(&c.noDedup, "no-dedup", false, "same as --prune none: the jMoped paper's counting of view tuples (slower)")
 	fs.BoolVar(&c.all, "all", false, "explore the whole bound and report every violation site")
 	fs.IntVar(&c.maxThreads, "max-threads", 0, fmt.Sprintf("thread bound for a program that can start unboundedly many threads (a start under a loop or in recursion): at most `N` threads, the initial ones and those started inside procedures (default %d); a program with a finite number of starts gets exactly the threads it can have, unless N is lower", pds.DefaultMaxThreads))
 	fs.DurationVar(&c.timeout, "timeout", 0, "give up after `DURATION` (e.g. 30s, 5m); 0 means no limit")
 	fs.IntVar(&c.maxNodes, "max-nodes", 0, "give up when more than `N` live BDD nodes are needed; 0 means no limit")
 	fs.StringVar(&c.maxMemory, "max-memory", defaultMemory(), "give up when the process holds more than `SIZE` of memory (e.g. 4GiB, 512MiB); 0 means no limit")
-	fs.IntVar(&c.maxTuples, "max-tuples", tuples.DefaultMaxTuples, "eager splitting: refuse a split into more than `N` view tuples; 0 means no limit")
 	fs.BoolVar(&c.json, "json", false, "print the result, or the error, as one JSON object (docs/json.md; not with --print-rules)")
 	fs.BoolVar(&c.stats, "stats", false, "print the full statistics")
 	fs.BoolVar(&c.printRules, "print-rules", false, "compile and print the pushdown network, do not analyze")
@@ -183,8 +171,6 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.StringVar(&c.init, "init", "", "CUBA: the initial configuration `FILE` (default: FILE.init beside the .pds)")
 	fs.StringVar(&c.target, "target", "", "CUBA: the target visible state, a .spec `FILE` or inline 'q|t0,t1,...' (default: FILE.spec beside the .pds, if present)")
 	fs.BoolVar(&c.unbounded, "unbounded", false, "deepen the bound until the reachable configurations stop growing (or a violation, or a limit)")
-	fs.BoolVar(&c.perBound, "per-bound", false, "explore the whole bound and report, per number of contexts, the new view tuples, the reachable visible states (globals and stack tops) and the time")
-	fs.BoolVar(&c.reachTops, "reach-tops", false, "same as --per-bound")
 	fs.BoolVar(&c.trace.full, "trace", false, "print every step of each violation's trace, with the statements, globals and stacks")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	fs.BoolVar(&c.trace.off, "no-trace", false, "do not build traces (they keep the view tuples of the search alive and cost a post* per context)")
@@ -196,8 +182,6 @@ func flagSet(c *config) *pflag.FlagSet {
 		"max-threads": "a whole number of threads",
 		"timeout":     "a duration such as 30s or 5m (0: no limit)",
 		"max-nodes":   "a whole number of BDD nodes (0: no limit)",
-		"max-tuples":  "a whole number of view tuples (0: no limit)",
-		"max-depth":   "a whole number of stack frames",
 	})
 	return fs
 }
@@ -336,17 +320,8 @@ func parse(args []string, stdout, stderr io.Writer) (c *config, opts cbr.Options
 // are the library's to check (cbr.Options.Check).
 func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	var err error
-	if c.strategy, err = split.Parse(c.split); err != nil {
-		return cbr.Options{}, fmt.Errorf("--split: want eager or lazy, got %q", c.split)
-	}
-	prune, ok := map[string]tuples.Prune{"subsumed": tuples.PruneSubsumed, "identical": tuples.PruneIdentical, "none": tuples.PruneNone}[c.prune]
-	switch {
-	case !ok:
-		return cbr.Options{}, fmt.Errorf("--prune: want subsumed, identical or none, got %q", c.prune)
-	case c.noDedup && fs.Changed("prune") && prune != tuples.PruneNone:
-		return cbr.Options{}, fmt.Errorf("--no-dedup contradicts --prune %s", c.prune)
-	case c.noDedup:
-		prune = tuples.PruneNone
+	if c.settings, err = c.engine.values(fs); err != nil {
+		return cbr.Options{}, err
 	}
 	unit, err := cbr.ParseUnit(c.count)
 	if err != nil {
@@ -360,11 +335,10 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	case !c.cuba && (c.init != "" || c.target != ""):
 		return cbr.Options{}, errors.New("--init and --target go with --cuba")
 	}
-	c.perBound = c.perBound || c.reachTops
 	switch {
 	case c.unbounded && fs.Changed("contexts"):
 		return cbr.Options{}, errors.New("--unbounded deepens the bound itself: it goes without -k")
-	case c.unbounded && c.perBound:
+	case c.unbounded && c.perBound():
 		return cbr.Options{}, errors.New("--per-bound needs a bound: give -k instead of --unbounded")
 	case c.trace.full && c.trace.off:
 		return cbr.Options{}, errors.New("--trace and --no-trace exclude each other")
@@ -381,13 +355,8 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	if bound == 0 {
 		bound = cbr.ZeroBound // 0 preemptions (0 would be the default)
 	}
-	maxTuples := c.maxTuples
-	if maxTuples == 0 {
-		maxTuples = tuples.NoTupleLimit
-	}
-	c.settings = engines.Settings{Split: c.strategy, Prune: prune, PerBound: c.perBound, MaxDepth: c.engine.maxDepth, NoPOR: c.engine.noPOR, MaxBytes: c.memory}
 	return cbr.Options{Bound: bound, Unit: unit, Unbounded: c.unbounded, All: c.all,
-		Limits: cbr.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory, MaxTuples: maxTuples}, Traces: !c.trace.off}, nil
+		Limits: cbr.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}, Traces: !c.trace.off}, nil
 }
 
 // optionFlags names the flag of each option the library checks.
@@ -463,8 +432,7 @@ func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts cbr.Option
 	if c.unbounded {
 		bound = 0 // none reached
 	}
-	r := &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Limit: err,
-		Reason: cbr.Reason(err) + " while compiling " + c.file, Stats: cbr.Stats{TuplesPerLevel: make([]int, bound+1)}}
+	r := c.entry.Unanalysed(c.settings, bound, unit, cbr.Reason(err)+" while compiling "+c.file, err)
 	report(stdout, in, c, r)
 	return exitUnknown
 }
@@ -472,7 +440,12 @@ func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts cbr.Option
 // print prints the network instead of analysing it: the program's, or
 // the sequential network of -k rounds for --engine seq.
 func (c *config) print(ctx context.Context, stdout, stderr io.Writer, in *input) int {
-	err := c.show().print(ctx, stdout, in.net, c)
+	var err error
+	if c.entry.Print != nil {
+		err = c.entry.Print(ctx, stdout, in.net, c.settings, c.contexts, bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory})
+	} else {
+		err = in.net.Print(stdout)
+	}
 	switch {
 	case err == nil:
 		return exitSafe
@@ -489,11 +462,11 @@ func (c *config) print(ctx context.Context, stdout, stderr io.Writer, in *input)
 // CUBA system needs a target unless the run counts or deepens, and an
 // engine that checks no targets cannot take one.
 func (c *config) checkInput(in *input) error {
-	if in.cuba && len(in.targets) == 0 && !c.perBound && !c.unbounded {
+	if in.cuba && len(in.targets) == 0 && !c.perBound() && !c.unbounded {
 		return fmt.Errorf("%s has no target: no .spec beside it and no --target. Give one with --target, count the reachable visible states with --per-bound, or look for convergence with --unbounded", c.file)
 	}
 	if len(in.targets) > 0 && !c.entry.Targets && !c.engine.selfCheck {
-		return fmt.Errorf("--engine %s checks error labels only, not CUBA targets: use --engine cbr or explicit", c.entry.Name)
+		return fmt.Errorf("--engine %s checks error labels only, not CUBA targets: use --engine %s", c.entry.Name, engines.Or(targetEngines()))
 	}
 	return nil
 }

@@ -175,9 +175,9 @@ func (c *config) check(ctx context.Context, stdout, stderr io.Writer, opts cbr.O
 		return selfCheck(ctx, stdout, in.net, c, opts), in, nil
 	}
 	if tty && !c.json && !c.quiet {
-		opts.OnProgress = throttled(stderr, c.show().progress, opts.Unit)
+		opts.OnProgress = throttled(stderr, c.entry.Progress, opts.Unit)
 	}
-	res, err := analyze(ctx, c.entry.Name, c.entry.New(c.settings), in.net, opts)
+	res, err := analyze(ctx, c.entry.Name, c.eng, in.net, opts)
 	if opts.OnProgress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

@@ -734,7 +734,7 @@ func TestProgressUnit(t *testing.T) {
 	for _, tc := range []struct{ engine, unit string }{{"cbr", "context"}, {"seq", "round"}, {"explicit", "context"}} {
 		c, opts, _, done := parse([]string{"--engine", tc.engine, "x.pds"}, io.Discard, io.Discard)
 		require.False(t, done)
-		line := c.show().progress(cbr.Progress{Level: 1}, opts.Unit)
+		line := c.entry.Progress(cbr.Progress{Level: 1}, opts.Unit)
 		require.True(t, strings.HasPrefix(line, "1 "+tc.unit+","), "%s: %q", tc.engine, line)
 	}
 }
@@ -888,7 +888,7 @@ func TestEngineFlagsHelp(t *testing.T) {
 	fs := flagSet(&config{})
 	for _, e := range engines.All {
 		for _, s := range e.Settings {
-			require.NotNil(t, fs.Lookup(s), "--engine %s takes setting %q, which is no flag", e.Name, s)
+			require.NotNil(t, fs.Lookup(s.Name), "--engine %s takes setting %q, which is no flag", e.Name, s.Name)
 		}
 	}
 }

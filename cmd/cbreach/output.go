@@ -34,7 +34,7 @@ func report(w io.Writer, in *input, c *config, r *cbr.Result) {
 	}
 	if !c.quiet {
 		b.WriteString(threadsLine(in))
-		c.show().summary(&b, c, r)
+		summary(&b, c, r)
 	}
 	io.WriteString(w, b.String())
 }
@@ -181,7 +181,7 @@ func writeJSON(w io.Writer, in *input, c *config, r *cbr.Result) {
 	out := schema.Output{Schema: schema.Version, Version: version, Engine: c.entry.Name, Verdict: verdict, Reason: r.Reason,
 		Unit: r.Unit.String(), Bound: r.Bound, Unbounded: c.unbounded, Complete: r.Complete, Violations: []schema.Violation{},
 		Threads: threadsJSON(in), Stats: schema.Stats{TimeSeconds: r.Stats.Time.Seconds(), PostStarSteps: r.Stats.PostStarSteps, Kernel: bdd.Kernel}}
-	c.show().stats(&out, c, r)
+	figuresJSON(&out, r)
 	if c.stats {
 		out.Stats.PeakNodes = &r.Stats.PeakNodes
 	}

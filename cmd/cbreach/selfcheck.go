@@ -10,12 +10,8 @@ import (
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
-	"github.com/cbreach/cbreach/cbr/seq"
-	"github.com/cbreach/cbreach/cbr/states"
-	"github.com/cbreach/cbreach/cbr/tuples"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/plural"
-	"github.com/cbreach/cbreach/split"
 )
 
 // exitDisagree is the exit status of --self-check when the engines
@@ -64,7 +60,52 @@ func (r *checkRun) internal() bool {
 	return r.res == nil || r.err != nil && !cbr.IsLimit(r.err)
 }
 
-// selfCheck runs cbr eager, cbr lazy and the explicit engine on the model
+// selfCheckNames lists the runs of a self-check, in words for -h.
+func selfCheckNames() string {
+	var names []string
+	for _, v := range checkVariants() {
+		names = append(names, v.name)
+	}
+	for _, e := range engines.All {
+		if e.Units[0] == cbr.Rounds {
+			names = append(names, e.Name)
+		}
+	}
+	return cbr.Or(names)
+}
+
+// checkVariant is one engine of the table with one value of its split,
+// as the self-check runs it.
+type checkVariant struct {
+	name  string
+	entry engines.Entry
+	split string // "" for an engine that takes none
+}
+
+// checkVariants are the runs of a self-check that the others are
+// compared with: every engine whose bound counts contexts, once for each
+// value of its split setting when it takes one. An engine that counts
+// rounds is compared under the implications between the bounds
+// (roundsCheck).
+func checkVariants() []checkVariant {
+	var out []checkVariant
+	for _, e := range engines.All {
+		if e.Units[0] == cbr.Rounds {
+			continue
+		}
+		s := e.Setting("split")
+		if s == nil {
+			out = append(out, checkVariant{name: e.Name, entry: e})
+			continue
+		}
+		for _, v := range s.Choices {
+			out = append(out, checkVariant{name: e.Name + " " + v, entry: e, split: v})
+		}
+	}
+	return out
+}
+
+// selfCheck runs every engine of the table on the model (checkVariants)
 // with every violation site, prints their answers, and returns 0 or 1
 // when they agree (as the verdict), 3 when some were cut off by a limit
 // and the others agree (the cut-off ones found nothing the others did
@@ -74,14 +115,17 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 	opts.All = true
 	opts.OnProgress = nil
 	var runs []*checkRun
-	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
-		set := c.settings
-		set.Split = s
-		r, err := analyze(ctx, "cbr "+s.String(), c.engineNamed(tuples.Name, set), net, opts)
-		runs = append(runs, &checkRun{name: "cbr " + s.String(), res: r, err: err})
+	for _, v := range checkVariants() {
+		set := engines.Settings{}
+		for k, val := range c.settings {
+			set[k] = val
+		}
+		if v.split != "" {
+			set["split"] = v.split
+		}
+		r, err := analyze(ctx, v.name, v.entry.MustNew(set), net, opts)
+		runs = append(runs, &checkRun{name: v.name, res: r, err: err})
 	}
-	r, err := analyze(ctx, states.Name, c.engineNamed(states.Name, c.settings), net, opts)
-	runs = append(runs, &checkRun{name: states.Name, res: r, err: err})
 	if selfCheckHook != nil {
 		for _, r := range runs {
 			if r.res != nil {
@@ -137,9 +181,16 @@ func selfCheck(ctx context.Context, w io.Writer, net *pds.Network, c *config, op
 		}
 	}
 	code, cut := agreement(runs)
-	sc, failed := seqCheck(ctx, &b, net, c, opts, runs)
-	if sc == exitDisagree || sc == exitUnknown && code != exitDisagree {
-		code, cut = sc, cut || sc == exitUnknown
+	failed := false
+	for _, e := range engines.All {
+		if e.Units[0] != cbr.Rounds {
+			continue
+		}
+		sc, f := roundsCheck(ctx, &b, net, e, c, opts, runs)
+		if sc == exitDisagree || sc == exitUnknown && code != exitDisagree {
+			code, cut = sc, cut || sc == exitUnknown
+		}
+		failed = failed || f
 	}
 	for _, r := range runs {
 		failed = failed || r.internal()
@@ -215,12 +266,6 @@ func traceUnits(tr *cbr.Trace, r *cbr.Result) (int, error) {
 	return tr.Units(r.Net, r.Unit)
 }
 
-// engineNamed makes an engine of the table with the settings.
-func (c *config) engineNamed(name string, set engines.Settings) engines.Engine {
-	e, _ := engines.Lookup(name)
-	return e.New(set)
-}
-
 // seqMaxRounds is the largest bound at which the self-check runs the seq
 // engine (its lazy form): rounds are a larger bound than contexts (K
 // rounds of n threads hold n*K contexts), and the bundled Bluetooth
@@ -228,7 +273,7 @@ func (c *config) engineNamed(name string, set engines.Settings) engines.Engine {
 // (measured by hand; benchmarks/results/engines.md has the family).
 const seqMaxRounds = 3
 
-// seqCheck runs the seq engine within as many rounds as the bound has
+// roundsCheck runs an engine that counts rounds (seq) within as many rounds as the bound has
 // contexts and checks it against the complete cbr runs under the
 // implications between the bounds (cbr/seq/doc.go): a violation with c
 // contexts is found within c rounds, and SAFE within k rounds means SAFE
@@ -237,8 +282,8 @@ const seqMaxRounds = 3
 // implication fails, exitUnknown when seq was cut off, 0 otherwise (also
 // when it was left out, which the line says), and whether seq failed
 // with an internal error.
-func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *config, opts cbr.Options, runs []*checkRun) (code int, failed bool) {
-	fmt.Fprintf(b, "  %-10s ", "seq:")
+func roundsCheck(ctx context.Context, b *strings.Builder, net *pds.Network, e engines.Entry, c *config, opts cbr.Options, runs []*checkRun) (code int, failed bool) {
+	fmt.Fprintf(b, "  %-10s ", e.Name+":")
 	switch {
 	case opts.Unit != cbr.Contexts:
 		b.WriteString("left out: it counts rounds, and rounds bound contexts, not preemptions\n")
@@ -250,7 +295,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		fmt.Fprintf(b, "left out: the self-check runs it up to %s, not %d (rounds bound more contexts)\n", units(seqMaxRounds, cbr.Rounds), opts.Bound)
 		return 0, false
 	}
-	r, err := analyze(ctx, seq.Name, c.engineNamed(seq.Name, c.settings), net, opts)
+	r, err := analyze(ctx, e.Name, e.MustNew(c.settings), net, opts)
 	if r == nil {
 		fmt.Fprintf(b, "ERROR %v\n", err)
 		return exitDisagree, true
@@ -270,7 +315,7 @@ func seqCheck(ctx context.Context, b *strings.Builder, net *pds.Network, c *conf
 		sites = append(sites, fmt.Sprintf("%s@%d", v.Pos, v.Contexts))
 	}
 	sort.Strings(sites)
-	sr := &checkRun{name: seq.Name, res: r, err: err}
+	sr := &checkRun{name: e.Name, res: r, err: err}
 	complete := sr.complete()
 	switch {
 	case complete:

@@ -1,5 +1,7 @@
 package schema
 
+import "encoding/json"
+
 // Version is the version of the schema: the "schema" key of every object.
 const Version = 2
 
@@ -10,6 +12,9 @@ type Output struct {
 	Engine  string `json:"engine"`          // required: cbr, seq or explicit
 	Split   string `json:"split,omitempty"` // cbr: the splitting; seq: the reduction's form
 	Prune   string `json:"prune,omitempty"` // cbr: covered tuples left out
+	// Settings are the engine's further settings that its figures name
+	// (cbr.Figures.Settings), those without a field of their own.
+	Settings map[string]any `json:"settings,omitempty"`
 	// Verdict is required: safe, violation, unknown, or no-target (a CUBA
 	// system without a target: nothing was checked).
 	Verdict string `json:"verdict"`
@@ -91,47 +96,20 @@ type PerBound struct {
 	Seconds       float64 `json:"seconds"`
 }
 
-// Stats are the figures of a run: the common ones, and each engine's
-// own under its name.
+// Stats are the figures of a run: the common ones, and the engine's own
+// under its key (cbr.Figures.Stats: "tuples" for cbr, "seq",
+// "explicit"), with the engine's own field names.
 type Stats struct {
-	TimeSeconds   float64        `json:"timeSeconds"`
-	PostStarSteps int            `json:"postStarSteps"`
-	PeakNodes     *int           `json:"peakNodes,omitempty"` // with --stats: varies from run to run
-	Kernel        string         `json:"kernel"`
-	Tuples        *TupleStats    `json:"tuples,omitempty"`
-	Seq           *SeqStats      `json:"seq,omitempty"`
-	Explicit      *ExplicitStats `json:"explicit,omitempty"`
-}
-
-// TupleStats are the view-tuple engine's figures.
-type TupleStats struct {
-	PostStarCalls  int   `json:"postStarCalls"`
-	PostStarShared int   `json:"postStarShared"` // of the calls, those answered by a result computed before
-	TuplesPerLevel []int `json:"tuplesPerLevel"`
-	Dropped        int   `json:"dropped"`
-	Restricted     int   `json:"restricted"`
-}
-
-// SeqStats are the sequential reduction's figures.
-type SeqStats struct {
-	Threads    int `json:"threads"`
-	Rules      int `json:"rules"`
-	Labels     int `json:"labels"`
-	GlobalBits int `json:"globalBits"`
-	RuleNodes  int `json:"ruleNodes"`
-}
-
-// ExplicitStats are the explicit engine's figures.
-type ExplicitStats struct {
-	Transitions     int   `json:"transitions"`
-	Configs         int   `json:"configurations"`
-	ConfigsPerLevel []int `json:"configurationsPerLevel"`
-	StatesPerLevel  []int `json:"statesPerLevel"`
-	POR             bool  `json:"por"`
-	Reduced         int   `json:"reduced"`
-	Revisits        int   `json:"revisits"`
-	StoredBytes     int64 `json:"storedBytes"`
-	Deepest         int   `json:"deepest"`
+	TimeSeconds   float64 `json:"timeSeconds"`
+	PostStarSteps int     `json:"postStarSteps"`
+	PeakNodes     *int    `json:"peakNodes,omitempty"` // with --stats: varies from run to run
+	Kernel        string  `json:"kernel"`
+	// Engine is the key of the engine's figures and EngineStats their
+	// value, written last; reading JSON fills Engines instead, with
+	// every key that is not a common one.
+	Engine      string                     `json:"-"`
+	EngineStats any                        `json:"-"`
+	Engines     map[string]json.RawMessage `json:"-"`
 }
 
 // Error is what --json prints on standard output when the run fails

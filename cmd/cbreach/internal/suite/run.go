@@ -207,13 +207,13 @@ func figures(out *schema.Output) *Figures {
 	st := out.Stats
 	f := &Figures{Reason: out.Reason, Complete: out.Complete, AnalysisS: st.TimeSeconds, ViewTuples: out.ViewTuples, States: out.States,
 		PostStarSteps: st.PostStarSteps, PeakNodes: st.PeakNodes, Kernel: st.Kernel}
-	if t := st.Tuples; t != nil {
-		calls := t.PostStarCalls
-		f.PostStarCalls, f.TuplesPerLevel = &calls, t.TuplesPerLevel
+	// The engines' own figures, by the names their JSON gives them.
+	var calls int
+	if st.Figure("postStarCalls", &calls) {
+		f.PostStarCalls = &calls
 	}
-	if st.Seq != nil {
-		f.Threads = st.Seq.Threads
-	}
+	st.Figure("tuplesPerLevel", &f.TuplesPerLevel)
+	st.Figure("threads", &f.Threads)
 	return f
 }
 
