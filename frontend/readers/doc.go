@@ -5,11 +5,18 @@
 // read an input here, and name no reader package; so can a verifier that
 // embeds cbreach.
 //
-//	name  package        recognised by                   files beside it   sample
-//	pds   frontend       the suffix .pds; the default    -                 examples/bluetooth.pds
-//	bp    frontend/bp    the suffix .bp                  -                 benchmarks/boolean/bluetooth-v1.bp
-//	cuba  frontend/cuba  --format cuba (--cuba) only;    .init, .spec      cmd/cbreach/testdata/cuba/two.pds
-//	                     its content is sure (Sniff.Sure)  (--init, --target)
+//   - "pds" (package frontend): cbreach's modelling language. The suffix
+//     .pds chooses it, and so does a name no suffix chooses; sample
+//     examples/bluetooth.pds.
+//   - "bp" (package frontend/bp): concurrent Boolean programs. The suffix
+//     .bp or --bp; its Sniff, a procedure's begin, explains why a .pds
+//     failed. Sample benchmarks/boolean/bluetooth-v1.bp.
+//   - "cuba" (package frontend/cuba): CUBA's concurrent pushdown systems.
+//     --cuba only, since their suffix .pds is the .pds language's; its
+//     Sniff, a count of shared states and then a block or a rule, matches
+//     no .pds program (Sniff.Sure). The .init beside the system (--init)
+//     is required, the .spec (--target) names the target. Sample
+//     cmd/cbreach/testdata/cuba/two.pds.
 //
 // # The seam
 //
@@ -34,8 +41,9 @@
 // A file is read by the reader the flags name, or else by the one its
 // suffix chooses (the first row to list the suffix, in any case), or else
 // by the first row; standard input ("-") has no suffix. Content is a
-// hint, never a choice, since a format that needs files beside its input
-// is better named than guessed: a file that a sure Sniff of another reader
+// hint, never a choice: a Sniff that is not sure may match a valid input
+// of another format, and a format that needs files beside its input is
+// better named than guessed. So a file that a sure Sniff of another reader
 // matches (a CUBA system named .pds) is refused before reading, with the
 // flag that reads it; when reading fails, a file another reader's Sniff
 // matches is said to be that reader's (a Boolean program named .pds), and

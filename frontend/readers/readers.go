@@ -11,10 +11,11 @@ import (
 	"github.com/cbreach/cbreach/pds"
 )
 
-// Open returns the contents of the file name. The command line's opens
-// "-" as standard input; a test's may serve files from memory. An error
-// for a file that does not exist should wrap fs.ErrNotExist: a reader
-// looking for a file beside its input (CUBA's .spec) then goes without.
+// Open returns the contents of the file name: os.ReadFile is one. The
+// command line's opens "-" as standard input; a test's may serve files
+// from memory. An error for a file that does not exist should wrap
+// fs.ErrNotExist: a reader looking for a file beside its input (CUBA's
+// .spec) then goes without.
 type Open func(name string) ([]byte, error)
 
 // Options are what every reader takes: the thread bound, the context and
@@ -127,9 +128,9 @@ type Reader struct {
 var All = []*Reader{
 	{Name: "pds", Doc: "cbreach's modelling language (docs/language.md)", Noun: ".pds program",
 		Suffixes: []string{".pds"}, Lang: "pds", Sample: "examples/bluetooth.pds", read: readPDS},
-	{Name: "bp", Doc: "concurrent Boolean programs, in Boppo's and SATABS's or Getafix's dialect", Noun: "Boolean program",
+	{Name: "bp", Doc: "concurrent Boolean programs (the dialects of Boppo and SATABS, and of Getafix)", Noun: "Boolean program",
 		Flag: "bp", Suffixes: []string{".bp"}, Sniff: bpSniff, Lang: "bp", Sample: "benchmarks/boolean/bluetooth-v1.bp", read: readBP},
-	{Name: "cuba", Doc: "CUBA's concurrent pushdown systems: a .pds, with its .init and its .spec (the target) beside it", Noun: "CUBA system",
+	{Name: "cuba", Doc: "CUBA's concurrent pushdown systems: a .pds with its .init and its .spec (the target) beside it", Noun: "CUBA system",
 		Flag: "cuba", Suffixes: []string{".pds"}, Sniff: cubaSniff, Companions: cubaFiles, Lang: "cuba",
 		Sample: "cmd/cbreach/testdata/cuba/two.pds", read: readCUBA},
 }
