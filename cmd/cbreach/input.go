@@ -145,9 +145,13 @@ func usageLines() string {
 // formatsHelp lists the formats of the table for the help.
 func formatsHelp() string {
 	var b strings.Builder
-	b.WriteString("Formats (--format NAME; by default the file's suffix chooses, and a file\nthat looks like another format is refused with a hint):\n")
+	b.WriteString("Formats (--format NAME; by default the file's suffix chooses, and a file\nthat looks like another format gets a hint):\n")
+	width := 0
 	for _, r := range readers.All {
-		fmt.Fprintf(&b, "  %-5s %s\n", r.Name, r.Doc)
+		width = max(width, len(r.Name))
+	}
+	for _, r := range readers.All {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, r.Name, r.Doc)
 	}
 	return b.String()
 }
