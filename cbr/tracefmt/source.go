@@ -2,6 +2,7 @@ package tracefmt
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/cbreach/cbreach/pds"
@@ -16,6 +17,20 @@ const (
 	LangBP               // as .pds; an identifier in braces ("{x//y}") is kept whole
 	LangCUBA             // "#" to the end of the line
 )
+
+// langNames name the languages as the table of readers does
+// (frontend/readers, Reader.Lang), which cannot import this package.
+var langNames = []string{LangPDS: "pds", LangBP: "bp", LangCUBA: "cuba"}
+
+// ParseLang returns the language named name: "pds", "bp" or "cuba".
+func ParseLang(name string) (Lang, error) {
+	for l, n := range langNames {
+		if n == name {
+			return Lang(l), nil
+		}
+	}
+	return 0, fmt.Errorf("tracefmt: no language %q: want pds, bp or cuba", name)
+}
 
 // Source holds a program's text, to show the statement of a step.
 type Source struct {

@@ -34,16 +34,14 @@ type config struct {
 	printRules bool
 	quiet      bool
 	version    bool
-	cuba       bool
-	bp         bool
-	init       string
-	target     string
 	unbounded  bool
 	count      string
 
 	engine engineFlags // --engine and the engines' settings (engines.go)
 	trace  traceFlags  // --trace, --no-trace (trace.go)
 	dot    string      // --dot FILE (dot.go)
+
+	readers readerFlags // --format, the readers' own flags and their files' (input.go)
 
 	cpuProfile string // --cpuprofile FILE
 
@@ -56,7 +54,7 @@ type config struct {
 
 // longFlags are the names that may be written with a single dash.
 var longFlags = []string{"contexts", "all", "max-threads", "timeout", "max-nodes", "max-memory",
-	"json", "stats", "print-rules", "version", "help", "cuba", "bp", "init", "target", "unbounded", "cpuprofile", "count"}
+	"json", "stats", "print-rules", "version", "help", "unbounded", "cpuprofile", "count"}
 
 // normalizeArgs turns "-split" into "--split" (and "-split=lazy" into
 // "--split=lazy") for the long flag names, so that the usage of the
@@ -83,10 +81,7 @@ func normalizeArgs(args []string) []string {
 }
 
 func usage(w io.Writer, fs *pflag.FlagSet) {
-	fmt.Fprintf(w, `Usage: cbreach [flags] FILE.pds
-       cbreach [flags] [--bp] FILE.bp
-       cbreach [flags] --cuba SYSTEM.pds [--init SYSTEM.init] [--target SPEC]
-       cbreach suite [flags] TASKS-or-DIRS...   (cbreach suite -h)
+	fmt.Fprintf(w, `%s       cbreach suite [flags] TASKS-or-DIRS...   (cbreach suite -h)
 
 cbreach finds errors (failed assertions, indices out of range) that a
 concurrent program can reach within a bound on the number of contexts, a
@@ -94,13 +89,14 @@ context being a maximal run of one thread (k contexts = k-1 switches).
 It reports the fewest contexts that expose each error. FILE "-" reads
 standard input.
 
+%s
 Examples:
   cbreach -k 5 -split lazy examples/bluetooth.pds
   cbreach --json --all examples/bluetooth.pds
   cbreach -k 7 --cuba Bluetooth1-11.pds    (reads Bluetooth1-11.init and .spec beside it)
 
 Flags:
-`)
+`, usageLines(), formatsHelp())
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
@@ -142,7 +138,7 @@ func engineFlagsHelp() string {
 	}
 	add(unboundedEngines(), "--unbounded")
 	add(engines.Counting(cbr.Preemptions), "--count preemptions")
-	add(targets, "--cuba", "--init", "--target")
+	add(targets, targetFlags()...)
 	var b strings.Builder
 	b.WriteString("Flags for some engines only (a usage error with another):\n")
 	for _, key := range order {
@@ -166,10 +162,7 @@ func flagSet(c *config) *pflag.FlagSet {
 	fs.BoolVar(&c.stats, "stats", false, "print the full statistics")
 	fs.BoolVar(&c.printRules, "print-rules", false, "compile and print the pushdown network, do not analyze")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print only the verdict line")
-	fs.BoolVar(&c.cuba, "cuba", false, "the input is a CUBA concurrent pushdown system (.pds with .init)")
-	fs.BoolVar(&c.bp, "bp", false, "the input is a concurrent Boolean program (Boppo or Getafix dialect; the default for .bp files)")
-	fs.StringVar(&c.init, "init", "", "CUBA: the initial configuration `FILE` (default: FILE.init beside the .pds)")
-	fs.StringVar(&c.target, "target", "", "CUBA: the target visible state, a .spec `FILE` or inline 'q|t0,t1,...' (default: FILE.spec beside the .pds, if present)")
+	addReaderFlags(fs, &c.readers)
 	fs.BoolVar(&c.unbounded, "unbounded", false, "deepen the bound until the reachable configurations stop growing (or a violation, or a limit)")
 	fs.BoolVar(&c.trace.full, "trace", false, "print every step of each violation's trace, with the statements, globals and stacks")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
@@ -330,10 +323,9 @@ func options(c *config, fs *pflag.FlagSet) (cbr.Options, error) {
 	switch {
 	case fs.Changed("max-threads") && c.maxThreads < 1:
 		return cbr.Options{}, fmt.Errorf("--max-threads: need at least 1, got %d", c.maxThreads)
-	case c.cuba && c.bp:
-		return cbr.Options{}, errors.New("--cuba and --bp exclude each other")
-	case !c.cuba && (c.init != "" || c.target != ""):
-		return cbr.Options{}, errors.New("--init and --target go with --cuba")
+	}
+	if err := c.readers.check(); err != nil {
+		return cbr.Options{}, err
 	}
 	switch {
 	case c.unbounded && fs.Changed("contexts"):
@@ -462,8 +454,8 @@ func (c *config) print(ctx context.Context, stdout, stderr io.Writer, in *input)
 // CUBA system needs a target unless the run counts or deepens, and an
 // engine that checks no targets cannot take one.
 func (c *config) checkInput(in *input) error {
-	if in.cuba && len(in.targets) == 0 && !c.perBound() && !c.unbounded {
-		return fmt.Errorf("%s has no target: no .spec beside it and no --target. Give one with --target, count the reachable visible states with --per-bound, or look for convergence with --unbounded", c.file)
+	if tf := in.targetFile(); tf != nil && len(in.targets) == 0 && !c.perBound() && !c.unbounded {
+		return fmt.Errorf("%s has no target: no %s beside it and no --%s. Give one with --%s, count the reachable visible states with --per-bound, or look for convergence with --unbounded", c.file, tf.Suffix, tf.Flag, tf.Flag)
 	}
 	if len(in.targets) > 0 && !c.entry.Targets && !c.engine.selfCheck {
 		return fmt.Errorf("--engine %s checks error labels only, not CUBA targets: use --engine %s", c.entry.Name, engines.Or(targetEngines()))

@@ -2,8 +2,7 @@
 // for errors reachable within a bound on the number of contexts (maximal
 // runs of one thread).
 //
-//	cbreach [flags] FILE.pds
-//	cbreach [flags] [--bp] FILE.bp
+//	cbreach [flags] [--format NAME] FILE    (cbreach -h lists the formats)
 //	cbreach [flags] --cuba SYSTEM.pds [--init SYSTEM.init] [--target SYSTEM.spec | --target 'q|t0,t1']
 //	cbreach suite [flags] TASKS-or-DIRS...
 //
@@ -16,8 +15,9 @@
 // engine takes (flags.go), looks the engine up in the table of package
 // cbr/engines, runs it and reports (output.go, one report for every
 // engine; engines.go holds what is shown per engine). input.go reads the
-// program, trace.go prints traces, dot.go draws them (--dot),
-// selfcheck.go runs --self-check, suite.go runs task suites.
+// program with a reader of the table of package frontend/readers,
+// trace.go prints traces, dot.go draws them (--dot), selfcheck.go runs
+// --self-check, suite.go runs task suites.
 package main
 
 import (

@@ -19,7 +19,7 @@ func units(n int, u cbr.Unit) string { return u.Of(n) }
 
 // noTarget reports whether the run checked nothing: a CUBA system without
 // a target has no error labels either.
-func noTarget(in *input) bool { return in != nil && in.cuba && len(in.targets) == 0 }
+func noTarget(in *input) bool { return in.targetFile() != nil && len(in.targets) == 0 }
 
 // report writes the result of any engine, in text or JSON.
 func report(w io.Writer, in *input, c *config, r *cbr.Result) {
@@ -47,7 +47,7 @@ func verdict(b *strings.Builder, in *input, c *config, r *cbr.Result) {
 	if rounds {
 		atMost = "within"
 	}
-	target := map[bool]string{false: "no violation is reachable", true: "the target is not reachable"}[in != nil && in.cuba]
+	target := map[bool]string{false: "no violation is reachable", true: "the target is not reachable"}[in.targetFile() != nil]
 	switch {
 	case r.Verdict == cbr.Violation:
 		tr := newTracer(in, r)

@@ -44,7 +44,7 @@ func newTracer(in *input, r *cbr.Result) *tracer {
 	if run == nil {
 		run = in.net
 	}
-	return &tracer{Printer: tracefmt.New(run, tracefmt.Options{Source: in.src, Unit: r.Unit, CUBAStacks: in.cuba}), net: run, unit: r.Unit}
+	return &tracer{Printer: tracefmt.New(run, tracefmt.Options{Source: in.src, Unit: r.Unit, CUBAStacks: in.lang == tracefmt.LangCUBA}), net: run, unit: r.Unit}
 }
 
 // write writes the trace of violation v (or why it has none) as the

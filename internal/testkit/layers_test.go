@@ -27,12 +27,14 @@ var floors = [][]string{
 	{"cbr/seq", "cbr/states", "cbr/tuples"}, // the engines, siblings
 	{"cbr/engines"},                         // the table
 	{"frontend"},                            // the readers
+	{"frontend/readers"},                    // their table
 	{"internal/testkit", "benchmarks", "cmd"},
 }
 
 // readers is what the readers may import: the core up to symauto
 // (Boolean programs compute init's final states by post*), never an
-// engine or the vocabulary.
+// engine or the vocabulary. Their table, frontend/readers, may import
+// the readers too, and no reader imports it.
 var readers = []string{"pds/plural", "pds/diag", "bdd", "pds", "symauto"}
 
 // home returns the floor and the listed package that p belongs to (the
@@ -60,6 +62,8 @@ func allowedImport(p, dep string) bool {
 		return true // its own tree
 	case pn == "frontend":
 		return slices.Contains(readers, dn)
+	case pn == "frontend/readers":
+		return dn == "frontend" || slices.Contains(readers, dn)
 	}
 	return df < pf
 }
@@ -101,5 +105,31 @@ func TestImportRules(t *testing.T) {
 	sort.Strings(bad)
 	if len(bad) > 0 {
 		t.Errorf("imports against the rules of docs/design.md, \"Import rules\":\n%s", strings.Join(bad, "\n"))
+	}
+}
+
+// TestReadersTableRule: the table of readers may import the readers and
+// what they may, but no engine and not the vocabulary; no reader imports
+// the table.
+func TestReadersTableRule(t *testing.T) {
+	for _, c := range []struct {
+		p, dep string
+		ok     bool
+	}{
+		{"frontend/readers", "frontend", true},
+		{"frontend/readers", "frontend/bp", true},
+		{"frontend/readers", "frontend/cuba", true},
+		{"frontend/readers", "symauto", true},
+		{"frontend/readers", "cbr", false},
+		{"frontend/readers", "cbr/tracefmt", false},
+		{"frontend/readers", "cbr/engines", false},
+		{"frontend/readers", "cbr/tuples", false},
+		{"frontend/cuba", "frontend/readers", false},
+		{"frontend", "frontend/readers", false},
+		{"cmd/cbreach", "frontend/readers", true},
+	} {
+		if got := allowedImport(c.p, c.dep); got != c.ok {
+			t.Errorf("allowedImport(%s, %s): got %v want %v", c.p, c.dep, got, c.ok)
+		}
 	}
 }

@@ -15,7 +15,13 @@
 //     engines (the benchmark harness writes them). Check says whether a
 //     bound's unit (and prune, max_tuples) fits an engine: that is
 //     an error of one task, reported in its row, since the command's
-//     --engine may change the engine of every task.
+//     --engine may change the engine of every task. The input files are
+//     told apart through the table of readers (frontend/readers): a
+//     program's suffix chooses its reader, whose name is the task's kind
+//     (the property cuba-target.prp chooses the reader with a target
+//     file), and the files that go with it (CUBA's .init and .spec) are
+//     the reader's companions; run.go names the reader and those files
+//     on cbreach's command line from the same table.
 //   - run.go runs a Job (a task with the engine and split after the
 //     command's overrides) as `cbreach --json ...` under the per-task
 //     limits: cbreach keeps its own time and memory limits and reports

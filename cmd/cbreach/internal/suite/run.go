@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/schema"
+	"github.com/cbreach/cbreach/frontend/readers"
 )
 
 // Settings are what every task of a run shares: the binary, the
@@ -94,13 +95,28 @@ func (j *Job) Args(s Settings) []string {
 	if m.MaxThreads > 0 {
 		args = append(args, "--max-threads", strconv.Itoa(m.MaxThreads))
 	}
-	switch t.Kind {
-	case KindBP:
-		args = append(args, "--bp")
-	case KindCUBA:
-		args = append(args, "--cuba", "--init", t.Init, "--target", t.Spec)
+	return append(append(args, readerArgs(t)...), "--", t.Input)
+}
+
+// readerArgs are the flags that read the task's input as its kind says:
+// the reader's own flag (--format NAME when it has none), but for the
+// first row of the table, which reads what no flag names; then the files
+// that go with the input, in the reader's order (--init, --target).
+func readerArgs(t *Task) []string {
+	rd, err := readers.Lookup(t.Kind)
+	if err != nil {
+		panic(fmt.Sprintf("suite: task %s of kind %q, which no reader reads", t.File, t.Kind)) // tasks are read by Parse
 	}
-	return append(args, "--", t.Input)
+	var args []string
+	if rd != readers.All[0] {
+		args = strings.Fields(rd.Flags())
+	}
+	for _, c := range rd.Companions {
+		if f := t.Files[c.Flag]; f != "" {
+			args = append(args, "--"+c.Flag, f)
+		}
+	}
+	return args
 }
 
 // Run runs one job in a process of its own and returns its row. When ctx

@@ -6,12 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
+	"github.com/cbreach/cbreach/frontend/readers"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -29,30 +31,24 @@ const (
 	Preemptions = "preemptions"
 )
 
-// The kinds of input.
-const (
-	KindPDS  = "pds"  // a program in cbreach's .pds language
-	KindBP   = "bp"   // a concurrent Boolean program
-	KindCUBA = "cuba" // a CUBA concurrent pushdown system (.pds, .init, .spec)
-)
-
 // Task is one task definition: the input, the property with its expected
 // verdict and cbreach's options. Paths are as the task file names them,
 // joined to the task file's directory.
 type Task struct {
-	File     string `json:"file"`            // the task definition, as found
-	Input    string `json:"input"`           // the program (.pds, .bp or CUBA's .pds)
-	Init     string `json:"init,omitempty"`  // CUBA: the initial configuration
-	Spec     string `json:"spec,omitempty"`  // CUBA: the target
-	Kind     string `json:"kind"`            // KindPDS, KindBP or KindCUBA
-	Property string `json:"property"`        // UnreachError or CubaTarget
-	Expected bool   `json:"expected"`        // the expected verdict: true is safe within the bound
-	ExpBound int    `json:"expected_bound"`  // the fewest contexts, rounds or preemptions of the violation; -1 when not given
-	Engine   string `json:"engine"`          // cbr (default), seq or explicit
-	Split    string `json:"split,omitempty"` // lazy or eager; "" when not given
-	Unit     string `json:"unit"`            // Contexts, Rounds or Preemptions
-	Bound    int    `json:"bound"`           // the bound, in Unit
-	More     More   `json:"more,omitzero"`   // cbreach's further settings; zero keeps its defaults
+	File  string `json:"file"`  // the task definition, as found
+	Input string `json:"input"` // the program (.pds, .bp or CUBA's .pds)
+	// Files are the files that go with the program (CUBA's .init and
+	// .spec), by the flags that name them (readers.Companion.Flag).
+	Files    map[string]string `json:"files,omitempty"`
+	Kind     string            `json:"kind"`            // the format: the name of its reader (frontend/readers), "pds", "bp" or "cuba"
+	Property string            `json:"property"`        // UnreachError or CubaTarget
+	Expected bool              `json:"expected"`        // the expected verdict: true is safe within the bound
+	ExpBound int               `json:"expected_bound"`  // the fewest contexts, rounds or preemptions of the violation; -1 when not given
+	Engine   string            `json:"engine"`          // cbr (default), seq or explicit
+	Split    string            `json:"split,omitempty"` // lazy or eager; "" when not given
+	Unit     string            `json:"unit"`            // Contexts, Rounds or Preemptions
+	Bound    int               `json:"bound"`           // the bound, in Unit
+	More     More              `json:"more,omitzero"`   // cbreach's further settings; zero keeps its defaults
 }
 
 // More are cbreach's further settings of a task (docs/tasks.md, "Further
@@ -449,8 +445,12 @@ func (r *reader) join(p string) string {
 	return filepath.Join(filepath.Dir(r.file), p)
 }
 
-// inputs reads input_files: one program, or a CUBA system's .pds with its
-// .init and .spec (found beside the .pds when not listed).
+// inputs reads input_files: one program, and the files that go with it
+// (CUBA's .init and .spec, found beside the program when not listed).
+// The table of readers (frontend/readers) says which suffixes name
+// programs and which the files that go with them; the program's suffix
+// chooses its reader, but for the property CubaTarget, which the reader
+// with a target file (CUBA's .spec) checks.
 func (r *reader) inputs(t *Task, n *yaml.Node) error {
 	var items []*yaml.Node
 	switch n.Kind {
@@ -463,6 +463,8 @@ func (r *reader) inputs(t *Task, n *yaml.Node) error {
 		return r.errorf(n, "input_files: want a file or a list of files, got %s", kindWords(n))
 	}
 	byExt := map[string]*yaml.Node{}
+	var prog *yaml.Node
+	listed := map[string]string{} // the files that go with the program, by suffix
 	for _, it := range items {
 		p, err := r.str(it, "input_files")
 		if err != nil {
@@ -476,54 +478,117 @@ func (r *reader) inputs(t *Task, n *yaml.Node) error {
 		if _, err := os.Stat(r.join(p)); err != nil {
 			return r.errorf(it, "input file %s: no such file", p)
 		}
-		switch ext {
-		case ".pds":
-			t.Input = r.join(p)
-		case ".bp":
-			t.Input = r.join(p)
-		case ".init":
-			t.Init = r.join(p)
-		case ".spec":
-			t.Spec = r.join(p)
+		switch {
+		case readers.BySuffix(ext) != nil:
+			if prog != nil {
+				return r.errorf(it, "input_files: one program per task, not a %s and a %s", strings.ToLower(filepath.Ext(prog.Value)), ext)
+			}
+			prog, t.Input = it, r.join(p)
+		case companionOf(ext) != nil:
+			listed[ext] = r.join(p)
 		default:
-			return r.errorf(it, "input_files: %s is none of .pds, .bp, .init, .spec", p)
+			return r.errorf(it, "input_files: %s is none of %s", p, strings.Join(suffixes(), ", "))
 		}
 	}
-	pds, bp := byExt[".pds"], byExt[".bp"]
-	switch {
-	case pds != nil && bp != nil:
-		return r.errorf(bp, "input_files: one program per task, not a .pds and a .bp")
-	case pds == nil && bp == nil:
-		return r.errorf(n, "input_files: no program (.pds or .bp)")
+	if prog == nil {
+		return r.errorf(n, "input_files: no program (%s)", readers.Or(programSuffixes()))
 	}
+	ext := strings.ToLower(filepath.Ext(t.Input))
+	rd := readers.BySuffix(ext)
 	if t.Property == CubaTarget {
-		if pds == nil {
-			return r.errorf(n, "input_files: %s needs a CUBA system (.pds with .init and .spec)", CubaTarget)
-		}
-		t.Kind = KindCUBA
-		base := strings.TrimSuffix(t.Input, filepath.Ext(t.Input))
-		for _, f := range []struct {
-			p   *string
-			ext string
-		}{{&t.Init, ".init"}, {&t.Spec, ".spec"}} {
-			if *f.p != "" {
-				continue
+		rd = nil
+		for _, o := range readers.All {
+			if o.TargetFile() != nil && slices.Contains(o.Suffixes, ext) {
+				rd = o
+				break
 			}
-			if _, err := os.Stat(base + f.ext); err != nil {
-				return r.errorf(n, "input_files: the CUBA system %s has no %s beside it; list it in input_files", pds.Value, f.ext)
-			}
-			*f.p = base + f.ext
 		}
-		return nil
+		if rd == nil {
+			o := targetReader()
+			return r.errorf(n, "input_files: %s needs a %s (%s with %s)", CubaTarget, o.Noun, o.Suffixes[0], strings.Join(companionSuffixes(o), " and "))
+		}
 	}
-	if t.Init != "" || t.Spec != "" {
-		return r.errorf(n, "input_files: a .init or .spec belongs to a CUBA system, whose property is %s", CubaTarget)
+	t.Kind = rd.Name
+	for _, sfx := range suffixes() {
+		if o := companionOf(sfx); listed[sfx] != "" && o != rd {
+			if o.TargetFile() != nil {
+				return r.errorf(n, "input_files: a %s belongs to a %s, whose property is %s", readers.Or(companionSuffixes(o)), o.Noun, CubaTarget)
+			}
+			return r.errorf(n, "input_files: a %s belongs to a %s", sfx, o.Noun)
+		}
 	}
-	t.Kind = KindPDS
-	if bp != nil {
-		t.Kind = KindBP
+	base := strings.TrimSuffix(t.Input, filepath.Ext(t.Input))
+	for _, c := range rd.Companions {
+		f := listed[c.Suffix]
+		if f == "" && (c.Required || c.Target && t.Property == CubaTarget) {
+			if _, err := os.Stat(base + c.Suffix); err != nil {
+				return r.errorf(n, "input_files: the %s %s has no %s beside it; list it in input_files", rd.Noun, prog.Value, c.Suffix)
+			}
+			f = base + c.Suffix
+		}
+		if f != "" {
+			if t.Files == nil {
+				t.Files = map[string]string{}
+			}
+			t.Files[c.Flag] = f
+		}
 	}
 	return nil
+}
+
+// programSuffixes are the suffixes of the readers' programs, in the
+// table's order.
+func programSuffixes() []string {
+	var out []string
+	for _, rd := range readers.All {
+		for _, s := range rd.Suffixes {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// companionSuffixes are the suffixes of the files that go with a
+// reader's program.
+func companionSuffixes(rd *readers.Reader) []string {
+	var out []string
+	for _, c := range rd.Companions {
+		out = append(out, c.Suffix)
+	}
+	return out
+}
+
+// suffixes are the suffixes of input_files: the programs', then those of
+// the files that go with them.
+func suffixes() []string {
+	out := programSuffixes()
+	for _, rd := range readers.All {
+		out = append(out, companionSuffixes(rd)...)
+	}
+	return out
+}
+
+// companionOf returns the reader whose program a file of the suffix goes
+// with, or nil.
+func companionOf(suffix string) *readers.Reader {
+	for _, rd := range readers.All {
+		if slices.Contains(companionSuffixes(rd), suffix) {
+			return rd
+		}
+	}
+	return nil
+}
+
+// targetReader returns the first reader with a target file.
+func targetReader() *readers.Reader {
+	for _, rd := range readers.All {
+		if rd.TargetFile() != nil {
+			return rd
+		}
+	}
+	panic("suite: no reader of the table checks targets, the property " + CubaTarget)
 }
 
 // Check says why a task cannot run with the engine and split (after the
@@ -544,7 +609,7 @@ func Check(eng, split string, t *Task) string {
 		return fmt.Sprintf("engine %s counts %s, not %s", eng, e.Units[0], t.Unit)
 	case split != "" && !e.Takes("split"):
 		return fmt.Sprintf("engine %s takes no split", eng)
-	case t.Kind == KindCUBA && !e.Targets:
+	case targets(t.Kind) && !e.Targets:
 		return fmt.Sprintf("engine %s checks error labels only, not CUBA targets", eng)
 	case t.More.Prune != "" && !e.Takes("prune"):
 		return fmt.Sprintf("option prune applies to engine %s only, not %s", engines.Or(engines.Taking("prune")), eng)
@@ -552,6 +617,13 @@ func Check(eng, split string, t *Task) string {
 		return fmt.Sprintf("option max_tuples applies to engine %s only, not %s", engines.Or(engines.Taking("max-tuples")), eng)
 	}
 	return ""
+}
+
+// targets reports whether the inputs of the reader named kind name
+// targets (CUBA's .spec), checked instead of error labels.
+func targets(kind string) bool {
+	rd, err := readers.Lookup(kind)
+	return err == nil && rd.TargetFile() != nil
 }
 
 // yamlLine and yamlMessage take the line out of the YAML library's

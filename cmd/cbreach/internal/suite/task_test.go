@@ -45,13 +45,13 @@ func TestParseGood(t *testing.T) {
 	task, warnings, err := parse(t, dir, good)
 	require.NoError(t, err)
 	require.Empty(t, warnings)
-	require.Equal(t, &Task{File: filepath.Join(dir, "t.yml"), Input: filepath.Join(dir, "p.pds"), Kind: KindPDS, Property: UnreachError,
+	require.Equal(t, &Task{File: filepath.Join(dir, "t.yml"), Input: filepath.Join(dir, "p.pds"), Kind: "pds", Property: UnreachError,
 		Expected: false, ExpBound: 3, Engine: "cbr", Split: "eager", Unit: Contexts, Bound: 4}, task)
 
 	task, _, err = parse(t, dir, strings.NewReplacer("p.pds", "q.bp", "expected_verdict: false\n    expected_bound: 3", "expected_verdict: true",
 		"  engine: cbr\n  split: eager\n  contexts: 4", "  preemptions: 0").Replace(good))
 	require.NoError(t, err)
-	require.Equal(t, KindBP, task.Kind)
+	require.Equal(t, "bp", task.Kind)
 	require.True(t, task.Expected)
 	require.Equal(t, -1, task.ExpBound)
 	require.Equal(t, Preemptions, task.Unit)
@@ -61,9 +61,9 @@ func TestParseGood(t *testing.T) {
 	// A CUBA system: the .init and .spec beside the .pds are found.
 	task, _, err = parse(t, dir, strings.NewReplacer("p.pds", "s.pds", "unreach-error", "cuba-target").Replace(good))
 	require.NoError(t, err)
-	require.Equal(t, KindCUBA, task.Kind)
-	require.Equal(t, filepath.Join(dir, "s.init"), task.Init)
-	require.Equal(t, filepath.Join(dir, "s.spec"), task.Spec)
+	require.Equal(t, "cuba", task.Kind)
+	require.Equal(t, filepath.Join(dir, "s.init"), task.Files["init"])
+	require.Equal(t, filepath.Join(dir, "s.spec"), task.Files["target"])
 }
 
 // TestMoreOptions: the further options are read, checked against the
@@ -183,29 +183,29 @@ func TestCheckAndPrepare(t *testing.T) {
 	task := func(unit string, kind string) *Task {
 		return &Task{Unit: unit, Kind: kind, Engine: "cbr", Bound: 2, ExpBound: -1}
 	}
-	require.Equal(t, "", Check("cbr", "lazy", task(Contexts, KindPDS)))
-	require.Equal(t, "", Check("explicit", "", task(Preemptions, KindPDS)))
-	require.Equal(t, "", Check("seq", "eager", task(Rounds, KindBP)))
-	require.Equal(t, "a bound in rounds needs engine seq, not cbr", Check("cbr", "", task(Rounds, KindPDS)))
-	require.Equal(t, "a bound in rounds needs engine seq, not explicit", Check("explicit", "", task(Rounds, KindPDS)))
-	require.Equal(t, "engine seq counts rounds, not contexts", Check("seq", "", task(Contexts, KindPDS)))
-	require.Equal(t, "engine seq counts rounds, not preemptions", Check("seq", "", task(Preemptions, KindPDS)))
-	require.Equal(t, "engine explicit takes no split", Check("explicit", "lazy", task(Contexts, KindPDS)))
-	require.Equal(t, "engine seq checks error labels only, not CUBA targets", Check("seq", "", task(Rounds, KindCUBA)))
+	require.Equal(t, "", Check("cbr", "lazy", task(Contexts, "pds")))
+	require.Equal(t, "", Check("explicit", "", task(Preemptions, "pds")))
+	require.Equal(t, "", Check("seq", "eager", task(Rounds, "bp")))
+	require.Equal(t, "a bound in rounds needs engine seq, not cbr", Check("cbr", "", task(Rounds, "pds")))
+	require.Equal(t, "a bound in rounds needs engine seq, not explicit", Check("explicit", "", task(Rounds, "pds")))
+	require.Equal(t, "engine seq counts rounds, not contexts", Check("seq", "", task(Contexts, "pds")))
+	require.Equal(t, "engine seq counts rounds, not preemptions", Check("seq", "", task(Preemptions, "pds")))
+	require.Equal(t, "engine explicit takes no split", Check("explicit", "lazy", task(Contexts, "pds")))
+	require.Equal(t, "engine seq checks error labels only, not CUBA targets", Check("seq", "", task(Rounds, "cuba")))
 
 	// The command's flags override the task's options.
-	j := Prepare(task(Contexts, KindPDS), Settings{})
+	j := Prepare(task(Contexts, "pds"), Settings{})
 	require.Equal(t, Job{Task: j.Task, Engine: "cbr", Split: "lazy"}, j)
-	j = Prepare(task(Contexts, KindPDS), Settings{Engine: "explicit"})
+	j = Prepare(task(Contexts, "pds"), Settings{Engine: "explicit"})
 	require.Equal(t, "", j.Err)
 	require.Equal(t, "", j.Split)
-	j = Prepare(task(Contexts, KindPDS), Settings{Engine: "seq", Split: "eager"})
+	j = Prepare(task(Contexts, "pds"), Settings{Engine: "seq", Split: "eager"})
 	require.Equal(t, "engine seq counts rounds, not contexts", j.Err)
-	tk := task(Contexts, KindPDS)
+	tk := task(Contexts, "pds")
 	tk.Split = "eager"
 	j = Prepare(tk, Settings{Split: "lazy"})
 	require.Equal(t, "lazy", j.Split)
-	row := Run(context.Background(), &Job{Task: task(Rounds, KindPDS), Engine: "cbr", Split: "lazy", Err: "a bound in rounds needs engine seq, not cbr"}, Settings{})
+	row := Run(context.Background(), &Job{Task: task(Rounds, "pds"), Engine: "cbr", Split: "lazy", Err: "a bound in rounds needs engine seq, not cbr"}, Settings{})
 	require.Equal(t, StatusFailed, row.Status)
 	require.Equal(t, VerdictUnknown, row.Verdict)
 	require.Nil(t, row.Correct)
@@ -292,4 +292,36 @@ func TestShippedTasks(t *testing.T) {
 			require.True(t, covered[rel], "no task for %s", rel)
 		}
 	}
+}
+
+// TestReaderArgs: a task's run reads its input as its kind says, with the
+// reader's flag from the table and the files that go with it; the first
+// reader's needs no flag.
+func TestReaderArgs(t *testing.T) {
+	dir := taskDir(t)
+	for _, c := range []struct {
+		from, to string
+		want     []string
+	}{
+		{"p.pds", "p.pds", nil},
+		{"p.pds", "q.bp", []string{"--bp"}},
+		{"unreach-error", "cuba-target", []string{"--cuba", "--init", filepath.Join(dir, "s.init"), "--target", filepath.Join(dir, "s.spec")}},
+	} {
+		src := strings.NewReplacer(c.from, c.to).Replace(good)
+		if c.to == "cuba-target" {
+			src = strings.Replace(src, "p.pds", "s.pds", 1)
+		}
+		task, _, err := parse(t, dir, src)
+		require.NoError(t, err)
+		j := Prepare(task, Settings{})
+		args := j.Args(Settings{})
+		require.Equal(t, c.want, readerArgs(task))
+		require.Equal(t, append(c.want, "--", task.Input), args[len(args)-len(c.want)-2:])
+	}
+	// A listed .init and .spec are taken as listed.
+	src := strings.NewReplacer("'p.pds'", "[s.pds, p.init, s.spec]", "unreach-error", "cuba-target").Replace(good)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.init"), []byte("x\n"), 0o644))
+	task, _, err := parse(t, dir, src)
+	require.NoError(t, err)
+	require.Equal(t, map[string]string{"init": filepath.Join(dir, "p.init"), "target": filepath.Join(dir, "s.spec")}, task.Files)
 }
