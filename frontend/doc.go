@@ -181,8 +181,8 @@
 // significance across all variables; one whose globals are related only
 // to each other (dozens of open globals, each incremented or copied) gets
 // one group per cluster. On family A of issue 38 (docs/benchmarks.md,
-// "BDD order from the relation graph") the groups are {g0, g(N-1)},
-// {g1, g2}, {g3, g4}, ...
+// "Many open globals") the groups are {g0, g(N-1)}, {g1, g2}, {g3, g4},
+// ...
 //
 // The order never changes a verdict or a fewest count (the differential
 // tests compile with it), but the lazy split takes the least element of

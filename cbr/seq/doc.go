@@ -134,8 +134,7 @@
 // (Vector's 8-bit data: 1.5 s at 2 rounds by significance, past 30 s
 // packed). On nested.pds at 2 rounds the peak of the node table fell from
 // 8.1M to 3.1M nodes and the time by about 5 times (docs/benchmarks.md,
-// "seq eager on nested slots"). The lazy form keeps the order by
-// significance.
+// "Engine notes"). The lazy form keeps the order by significance.
 //
 // Every copy of a global keeps the global's order group (pds.Global.Group,
 // which the front end derives from the program's relation graph; 0 for
@@ -184,12 +183,12 @@
 // All) or ran to the end (with All).
 //
 // On nested.pds (4 threads; 93 ends of round 1, among the 2^17
-// valuations of the globals) the eager form at 2 rounds became 3.4 times
-// faster and its peak node table fell from 3.0 M to 1.9 M nodes. With
-// All, the smaller networks cost a little on the small examples
+// valuations of the globals) the eager form at 2 rounds became about 3
+// times faster and its peak node table fell from 2.97 M to 1.95 M nodes.
+// With All, the smaller networks cost a little on the small examples
 // (lostupdate.pds, 3 rounds: 99 post* steps before, 199 after, within
 // milliseconds) and save more on the larger ones (docs/benchmarks.md,
-// "seq eager: guesses from the rounds before").
+// "Engine notes").
 //
 // # Eager and lazy, here and in jMoped
 //
@@ -238,14 +237,15 @@
 // down between rounds. On nested.pds (4 threads, 11 hidden bits, 6 user
 // bits) the eager form at 2 rounds went from over 60 s to about 30 s: the
 // guesses of the user globals and the dormant slots that a guess wakes
-// remain (docs/benchmarks.md, "Thread slots from the program").
+// remain (docs/benchmarks.md, "Engine notes").
 //
-// Measured (benchmarks/results/engines.md, the harness's --engines): on
-// the bundled Bluetooth driver within 3 rounds the eager form takes 26 s
-// and the lazy one 0.14 s; on the Lal-Reps family, the binary search tree
-// and Vector the lazy form is 75 to 160 times faster where the eager one
-// finishes at all, and the eager one times out (60 s) from 3 threads, 2
-// rounds of the tree and 2 bits of Vector on.
+// Measured (docs/benchmarks.md, "The seq engine"): on the bundled
+// Bluetooth driver within 3 rounds the eager form takes 3.9 s and the
+// lazy one 0.05 s; on the Lal-Reps family, the binary search tree and
+// Vector (the harness's --engines) the lazy form is 75 to 160 times
+// faster where the eager one finishes at all, and the eager one times
+// out (60 s) from 3 threads, 2 rounds of the tree and 2 bits of Vector
+// on.
 //
 // # Validity (the lazy form)
 //

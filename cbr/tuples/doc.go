@@ -226,7 +226,7 @@
 // On Bluetooth v2 with 3 adders and 2 stoppers at 6 contexts (lazy),
 // 75,791 of the 91,121 calls are shared (eager: 187,219 of 191,765); the
 // post* steps fall from 1.38 million to 241,005, and the run takes half
-// the time (docs/benchmarks.md, "Scale, fifth part"). The answers, the traces and every other figure are
+// the time (docs/benchmarks.md, "Engine notes"). The answers, the traces and every other figure are
 // those of a run that computes every call (TestSharedPostStar, on the
 // hand-made and random programs).
 //

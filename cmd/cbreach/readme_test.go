@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,8 @@ import (
 // show, as a user would (the real binary, from the repository's root),
 // and compare what they print with what the documents say: the output's
 // shape, the exit status and every figure the documents give. Left out:
-// installing, go test, Slurm and what needs ../shared.
+// installing, go test, Slurm and what needs ../shared. The last test holds
+// docs/design.md to the file system: its paths and its package list.
 
 // repoRoot is the repository's root, from this package's directory.
 var repoRoot = filepath.Join("..", "..")
@@ -144,4 +146,154 @@ func TestTasksDoc(t *testing.T) {
 	n, _, ok := strings.Cut(last, " tasks:")
 	require.True(t, ok, last)
 	require.Contains(t, doc, "`benchmarks/tasks/models`, `examples` and `boolean` hold "+n+" tasks.")
+}
+
+// TestDesignNamesEveryPackage: docs/design.md names only paths that exist,
+// and its package list names every package of the repository. The
+// package list is the code block of "Packages and flow", one package per
+// line that does not start with a space. A path is a backquoted word with
+// a slash (`cbr/seq/doc.go`; a selector such as `pds/explicit.Explore`
+// names its package, `frontend/...` its directory), a bare word with a
+// slash under a top-level entry of the repository (frontend/doc.go), a
+// listed package or a link's target (relative to docs/). A package is a
+// directory with a Go file that is not a test, testdata and internal
+// ones included; the list comes from the file system, so a package moved
+// or added fails the test until the document follows.
+func TestDesignNamesEveryPackage(t *testing.T) {
+	doc := readDoc(t, filepath.Join("docs", "design.md"))
+	listed := designPackages(doc)
+	require.NotEmpty(t, listed, `docs/design.md: no package list (a code block after "## Packages and flow")`)
+
+	var missing []string
+	for _, p := range append(designPaths(t, doc), listed...) {
+		if _, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(p))); err != nil {
+			missing = append(missing, p)
+		}
+	}
+	for _, p := range designLinks(doc) {
+		if _, err := os.Stat(filepath.Join(repoRoot, "docs", filepath.FromSlash(p))); err != nil {
+			missing = append(missing, p+" (a link, from docs/)")
+		}
+	}
+	if missing = sortedUnique(missing); len(missing) > 0 {
+		t.Errorf("docs/design.md names paths that do not exist:\n\t%s", strings.Join(missing, "\n\t"))
+	}
+
+	named := map[string]bool{}
+	for _, p := range listed {
+		named[p] = true
+	}
+	var unlisted []string
+	for _, p := range goPackageDirs(t) {
+		if !named[p] {
+			unlisted = append(unlisted, p)
+		}
+	}
+	if len(unlisted) > 0 {
+		t.Errorf(`docs/design.md's package list ("Packages and flow") does not name these packages:`+"\n\t%s", strings.Join(unlisted, "\n\t"))
+	}
+}
+
+// designPackages returns the packages of design.md's list: the first
+// word of each line of the first code block after "## Packages and
+// flow" that does not start with white space.
+func designPackages(doc string) []string {
+	_, rest, ok := strings.Cut(doc, "\n## Packages and flow\n")
+	if !ok {
+		return nil
+	}
+	_, rest, ok = strings.Cut(rest, "\n```\n")
+	if !ok {
+		return nil
+	}
+	block, _, _ := strings.Cut(rest, "\n```")
+	var pkgs []string
+	for _, line := range strings.Split(block, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
+			pkgs = append(pkgs, f[0])
+		}
+	}
+	return pkgs
+}
+
+var (
+	backquoted = regexp.MustCompile("`([^`\n]+)`")
+	pathWord   = regexp.MustCompile(`[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+`)
+	selector   = regexp.MustCompile(`\.[A-Z].*$`)
+	mdLink     = regexp.MustCompile(`\]\(([^)\s#:]+)(?:#[^)]*)?\)`)
+)
+
+// designPaths returns the path-looking words of doc: backquoted words
+// with a slash, and bare words with a slash whose first element is a
+// top-level entry of the repository.
+func designPaths(t *testing.T, doc string) []string {
+	t.Helper()
+	top := map[string]bool{}
+	entries, err := os.ReadDir(repoRoot)
+	require.NoError(t, err)
+	for _, e := range entries {
+		top[e.Name()] = true
+	}
+	clean := func(w string) string {
+		w = strings.TrimSuffix(w, "/...")
+		w = selector.ReplaceAllString(w, "")
+		return strings.TrimRight(w, ".")
+	}
+	var paths []string
+	for _, m := range backquoted.FindAllStringSubmatch(doc, -1) {
+		if w := m[1]; pathWord.FindString(w) == w {
+			paths = append(paths, clean(w))
+		}
+	}
+	for _, w := range pathWord.FindAllString(backquoted.ReplaceAllString(doc, " "), -1) {
+		first, _, _ := strings.Cut(w, "/")
+		if top[first] {
+			paths = append(paths, clean(w))
+		}
+	}
+	return paths
+}
+
+// designLinks returns the targets of doc's relative links.
+func designLinks(doc string) []string {
+	var links []string
+	for _, m := range mdLink.FindAllStringSubmatch(doc, -1) {
+		links = append(links, m[1])
+	}
+	return links
+}
+
+// goPackageDirs returns every directory of the repository, relative to
+// its root and with slashes, that holds a Go file other than a test:
+// testdata and internal directories included, hidden ones left out.
+func goPackageDirs(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(repoRoot, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != repoRoot && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(d.Name(), ".go") && !strings.HasSuffix(d.Name(), "_test.go") {
+			rel, err := filepath.Rel(repoRoot, filepath.Dir(path))
+			if err != nil {
+				return err
+			}
+			dirs = append(dirs, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return sortedUnique(dirs)
+}
+
+// sortedUnique sorts s and drops repeats.
+func sortedUnique(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
 }

@@ -1,7 +1,7 @@
 // Command embed is a verifier of its own that embeds cbreach as a
 // library: it compiles programs from source and analyses them, with a
 // target and with a limit. The test suite builds and runs it as a
-// separate module (cbr/embed_test.go).
+// separate module (cbr/tuples/embed_test.go).
 package main
 
 import (
