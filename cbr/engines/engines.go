@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/auto"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/cbr/tuples"
@@ -31,9 +32,10 @@ type Settings struct {
 	PerBound bool
 	MaxDepth int  // "max-depth": explicit's stack depth limit (0: its default)
 	NoPOR    bool // "no-por": explicit without its partial-order reduction
-	// MaxBytes is explicit's bound on its stored states (0: none); the
-	// command line gives it the memory limit (--max-memory), which every
-	// engine takes, so it names no setting of its own.
+	// MaxBytes is explicit's bound on its stored states (0: none), in
+	// the explicit engine and in auto's; the command line gives it the
+	// memory limit (--max-memory), which every engine takes, so it names
+	// no setting of its own.
 	MaxBytes int64
 }
 
@@ -72,9 +74,12 @@ var All = []Entry{
 		New: func(s Settings) Engine {
 			return states.Engine{MaxDepth: s.MaxDepth, NoPOR: s.NoPOR, MaxStateBytes: s.MaxBytes}
 		}},
+	{Name: auto.Name, Doc: "cbr (lazy) and explicit side by side: the first conclusive answer",
+		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Targets: true,
+		New: func(s Settings) Engine { return auto.Engine{MaxStateBytes: s.MaxBytes} }},
 }
 
-// Names lists the engines' names: "cbr, seq or explicit".
+// Names lists the engines' names: "cbr, seq, explicit or auto".
 func Names() string {
 	var names []string
 	for _, e := range All {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/auto"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
@@ -104,6 +105,36 @@ var engineShows = map[string]shows{
 	tuples.Name: {summary: tupleSummary, progress: tupleProgress, stats: tupleStats, print: printNet},
 	seq.Name:    {summary: seqSummary, progress: seqProgress, stats: seqStats, print: printSeq},
 	states.Name: {summary: explicitSummary, progress: explicitProgress, stats: explicitStats, print: printNet},
+}
+
+// auto's result is shown as the engine that answered shows its own
+// (auto.Own), after a line naming it; a result without the portfolio's
+// figures (nothing was analysed) as the symbolic engine's.
+func init() {
+	answered := func(r *cbr.Result) (string, *cbr.Result) {
+		if st := auto.Figures(r); st != nil {
+			return st.Answered, auto.Own(r)
+		}
+		return tuples.Name, r
+	}
+	engineShows[auto.Name] = shows{
+		summary: func(b *strings.Builder, c *config, r *cbr.Result) {
+			name, own := answered(r)
+			if st := auto.Figures(r); st != nil {
+				fmt.Fprintf(b, "portfolio: %s answered\n", name)
+			}
+			engineShows[name].summary(b, c, own)
+		},
+		progress: func(p cbr.Progress, u cbr.Unit) string {
+			return fmt.Sprintf("%s, %d done, %d queued, %.1fs", u.Of(p.Level), p.Tuples, p.Queued, p.Elapsed.Seconds())
+		},
+		stats: func(out *schema.Output, c *config, r *cbr.Result) {
+			name, own := answered(r)
+			out.Answered = name
+			engineShows[name].stats(out, c, own)
+		},
+		print: printNet,
+	}
 }
 
 func printNet(_ context.Context, w io.Writer, net *pds.Network, _ *config) error { return net.Print(w) }
