@@ -121,7 +121,19 @@ func init() {
 		summary: func(b *strings.Builder, c *config, r *cbr.Result) {
 			name, own := answered(r)
 			if st := auto.Figures(r); st != nil {
-				fmt.Fprintf(b, "portfolio: %s answered\n", name)
+				fmt.Fprintf(b, "portfolio: %s answered", name)
+				for _, run := range st.Runs {
+					switch {
+					case run.Engine == name:
+					case run.Stopped:
+						fmt.Fprintf(b, "; %s was stopped", run.Engine)
+					case run.Verdict == cbr.Unknown:
+						fmt.Fprintf(b, "; %s: unknown (%s)", run.Engine, run.Reason)
+					default:
+						fmt.Fprintf(b, "; %s: %s", run.Engine, run.Verdict)
+					}
+				}
+				b.WriteString("\n")
 			}
 			engineShows[name].summary(b, c, own)
 		},
