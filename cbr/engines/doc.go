@@ -13,7 +13,12 @@
 //     pushdown network, its bound in rounds of round-robin;
 //   - "explicit" (package cbr/states): a search over concrete
 //     configurations with Spin's state caching and a partial-order
-//     reduction, for small models.
+//     reduction, for small models;
+//   - "auto" (package cbr/auto): a portfolio of cbr (lazy) and explicit,
+//     run side by side; the first conclusive answer is returned and the
+//     other engine stopped. It is built from the two through this seam's
+//     vocabulary alone, with the explicit engine on a copy of the
+//     network in a BDD manager of its own.
 //
 // # The seam
 //
@@ -29,5 +34,6 @@
 // line, the benchmarks and the shared test cases pick it up from there.
 // The table imports every engine, which is why it is not the vocabulary
 // (package cbr) and why no engine imports it (docs/design.md, "Import
-// rules").
+// rules"); auto, which imports two engines, sits on a floor of its own
+// between them and the table.
 package engines

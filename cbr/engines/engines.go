@@ -8,6 +8,7 @@ import (
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/auto"
 	"github.com/cbreach/cbreach/cbr/seq"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/cbr/tuples"
@@ -124,6 +125,10 @@ var All = []Entry{
 			e, _ := states.New(s)
 			return e.Figures(r, nil)
 		}},
+	{Name: auto.Name, Doc: "cbr (lazy) and explicit side by side: the first conclusive answer",
+		Units: []cbr.Unit{cbr.Contexts, cbr.Preemptions}, Targets: true, Sample: "examples/lostupdate.pds",
+		New: func(s Settings) (Engine, error) { return auto.Engine{}, nil }, Progress: auto.Progress,
+		Figures: func(s Settings, r *cbr.Result) cbr.Figures { return &auto.Stats{} }},
 }
 
 // Names lists the engines' names: "cbr, seq or explicit".

@@ -50,7 +50,7 @@ func TestTable(t *testing.T) {
 		}
 	}
 	_, err = engines.Lookup("magic")
-	require.EqualError(t, err, `want cbr, seq or explicit, got "magic"`)
+	require.EqualError(t, err, `want cbr, seq, explicit or auto, got "magic"`)
 }
 
 // TestThreadBoundCoverage: on a program that starts threads in a loop,
@@ -186,7 +186,10 @@ func TestLimitTexts(t *testing.T) {
 // of live nodes every 1024 operations, so this holds as long as the
 // engines perform the same operations in the same order; iterating over
 // a Go map, whose order changes from run to run, broke it (seq's post*
-// steps under --max-nodes 2000 on bluetooth.pds were 50 or 51).
+// steps under --max-nodes 2000 on bluetooth.pds were 50 or 51). The
+// portfolio (auto, which takes no split) answers with whichever of its
+// engines answers first when both can: its answer (verdict, reason,
+// coverage, violations) is the same every time, its figures not.
 func TestNodeLimitDeterministic(t *testing.T) {
 	for _, model := range []string{"bluetooth.pds", "lostupdate.pds", "recursion.pds", "spawn.pds"} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "examples", model))
@@ -196,6 +199,9 @@ func TestNodeLimitDeterministic(t *testing.T) {
 				continue // no BDDs
 			}
 			for _, s := range []split.Strategy{split.Lazy, split.Eager} {
+				if entry.Name == "auto" && s == split.Eager {
+					continue
+				}
 				for _, nodes := range []int{1500, 3000, 6000} {
 					name := fmt.Sprintf("%s %s/%s %d nodes", model, entry.Name, s, nodes)
 					var first string
@@ -209,6 +215,9 @@ func TestNodeLimitDeterministic(t *testing.T) {
 						got := fmt.Sprintf("%v %q complete %d; %d tuples %v kept %v; post* %d/%d, %d steps; %d violations",
 							r.Verdict, r.Reason, r.Complete, st.ViewTuples, st.TuplesPerLevel, st.KeptPerLevel,
 							st.PostStarCalls, st.PostStarShared, st.PostStarSteps, len(r.Violations))
+						if entry.Name == "auto" {
+							got = fmt.Sprintf("%v %q complete %d; %d violations", r.Verdict, r.Reason, r.Complete, len(r.Violations))
+						}
 						if first == "" {
 							first = got
 						}

@@ -222,6 +222,8 @@ func figuresJSON(out *schema.Output, r *cbr.Result) {
 			out.Split = v
 		case "prune":
 			out.Prune = v
+		case "answered":
+			out.Answered = v
 		default:
 			if out.Settings == nil {
 				out.Settings = map[string]any{}

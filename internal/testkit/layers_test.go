@@ -25,6 +25,7 @@ var floors = [][]string{
 	{"cbr"}, // the vocabulary: no engine, no splitter
 	{"split"},
 	{"cbr/seq", "cbr/states", "cbr/tuples"}, // the engines, siblings
+	{"cbr/auto"},                            // the portfolio of two engines
 	{"cbr/engines"},                         // the table
 	{"frontend"},                            // the readers
 	{"frontend/readers"},                    // their table

@@ -13,6 +13,7 @@
 //
 // A variant is an engine with its options: cbr eager and lazy under each
 // pruning setting, the explicit-state engine with and without its
-// reduction, and the explicit reference semantics. A new engine
-// joins every test by adding its variants to Variants.
+// reduction, the portfolio of cbr lazy and the explicit engine (auto),
+// and the explicit reference semantics. A new engine joins every test by
+// adding its variants to Variants.
 package reachcases

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cbreach/cbreach/cbr"
+	"github.com/cbreach/cbreach/cbr/auto"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/cbr/states"
 	"github.com/cbreach/cbreach/cbr/tuples"
@@ -164,6 +165,22 @@ func ExplicitEngine(noPOR bool) Variant {
 	}}
 }
 
+// Auto returns the variant of the portfolio (package cbr/auto: cbr lazy
+// and the explicit-state engine side by side, the first conclusive
+// answer) counting unit, with every violation site and its checked
+// trace, the explicit engine within the reference's depth limit. Either
+// engine may answer, so Tuples counts the view tuples or the states of
+// whichever did.
+func Auto(unit cbr.Unit) Variant {
+	name := auto.Name
+	if unit != cbr.Contexts {
+		name += "/" + unit.String()
+	}
+	return Variant{Name: name, Run: func(ctx context.Context, net *pds.Network, k int) (*Outcome, error) {
+		return runEngine(ctx, name, auto.Engine{MaxDepth: ReferenceDepth}, net, k, unit)
+	}}
+}
+
 // runEngine runs an engine of the table within k units, with every
 // violation site and its trace, checks the traces, and counts its work:
 // view tuples, or the explicit engine's expanded states.
@@ -216,8 +233,9 @@ func runEngine(ctx context.Context, name string, e engines.Engine, net *pds.Netw
 // then cbr eager and lazy under each pruning setting (none; identical
 // tuples; subsumption from the first tuple, the default, and after 4
 // kept tuples), then the explicit-state engine with and without its
-// reduction. Lazy processes no more view tuples than eager without
-// pruning and in the default mode.
+// reduction, then the portfolio of cbr lazy and the explicit engine
+// (auto). Lazy processes no more view tuples than eager without pruning
+// and in the default mode.
 func Variants() []Variant {
 	vs := []Variant{Reference}
 	for _, s := range []split.Strategy{split.Eager, split.Lazy} {
@@ -238,7 +256,7 @@ func Variants() []Variant {
 			CBR(fmt.Sprintf("%s/subsumed-after-4", s), tuples.Engine{Split: s, Prune: tuples.PruneSubsumed, SubsumeAfter: 4}, cbr.Contexts, none),
 		)
 	}
-	return append(vs, ExplicitEngine(false), ExplicitEngine(true))
+	return append(vs, ExplicitEngine(false), ExplicitEngine(true), Auto(cbr.Contexts))
 }
 
 // CheckTrace checks that a violation came with its trace (the engine

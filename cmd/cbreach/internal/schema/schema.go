@@ -7,11 +7,14 @@ const Version = 2
 
 // Output is the result of one run.
 type Output struct {
-	Schema  int    `json:"schema"`          // required: Version
-	Version string `json:"version"`         // required: cbreach's version
-	Engine  string `json:"engine"`          // required: cbr, seq or explicit
-	Split   string `json:"split,omitempty"` // cbr: the splitting; seq: the reduction's form
-	Prune   string `json:"prune,omitempty"` // cbr: covered tuples left out
+	Schema  int    `json:"schema"`  // required: Version
+	Version string `json:"version"` // required: cbreach's version
+	Engine  string `json:"engine"`  // required: cbr, seq, explicit or auto
+	// Answered (auto) is the engine whose answer this is, cbr or
+	// explicit: the figures below are that engine's.
+	Answered string `json:"answered,omitempty"`
+	Split    string `json:"split,omitempty"` // cbr: the splitting; seq: the reduction's form
+	Prune    string `json:"prune,omitempty"` // cbr: covered tuples left out
 	// Settings are the engine's further settings that its figures name
 	// (cbr.Figures.Settings), those without a field of their own.
 	Settings map[string]any `json:"settings,omitempty"`

@@ -157,7 +157,7 @@ func TestParseErrors(t *testing.T) {
 		{"bound with true", r("verdict: false", "verdict: true"), `t.yml:6: expected_bound goes with expected_verdict: false`},
 		{"bound word", r("expected_bound: 3", "expected_bound: three"), `t.yml:6: expected_bound: want a whole number of at least 0, got "three"`},
 		{"bound above", r("contexts: 4", "contexts: 2"), `t.yml:4: expected_bound 3 is above the bound (contexts: 2)`},
-		{"engine", r("engine: cbr", "engine: spin"), `t.yml:8: engine: want cbr, seq or explicit, got "spin"`},
+		{"engine", r("engine: cbr", "engine: spin"), `t.yml:8: engine: want cbr, seq, explicit or auto, got "spin"`},
 		{"split", r("split: eager", "split: sideways"), `t.yml:9: split: want lazy or eager, got "sideways"`},
 		{"two units", r("contexts: 4", "contexts: 4\n  rounds: 4"), `t.yml:11: options: contexts and rounds both given`},
 		{"no unit", r("  contexts: 4\n", ""), `t.yml:8: options: no bound: give one of contexts, rounds or preemptions`},
