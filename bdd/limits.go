@@ -16,6 +16,10 @@ import (
 // nodes than [Limits.MaxNodes] are needed.
 var ErrNodeLimit = errors.New("BDD node limit reached")
 
+// ErrInternal is wrapped by the error a [Manager] records when its kernel
+// fails: a bug, never a limit.
+var ErrInternal = errors.New("internal error in the kernel")
+
 // ErrMemoryLimit is wrapped by the error a [Manager] records when the
 // memory in use passes [Limits.MaxMemory].
 var ErrMemoryLimit = errors.New("memory limit reached")

@@ -194,7 +194,7 @@ func (m *Manager) try(op func() rudd.Node) (n rudd.Node, ab *rudd.Aborted) {
 				ab = &a
 				return
 			}
-			m.SetErr(fmt.Errorf("bdd: internal error in the kernel: %v", p))
+			m.SetErr(fmt.Errorf("bdd: %w: %v", ErrInternal, p))
 			n = nil
 		}
 	}()

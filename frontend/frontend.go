@@ -102,5 +102,5 @@ func check(filename string, src []byte, all bool) (*unit, error) {
 
 // internalError wraps a failure that is a bug of the compiler.
 func internalError(err error) error {
-	return fmt.Errorf("frontend: internal error: %w", err)
+	return diag.Internal(fmt.Errorf("frontend: internal error: %w", err))
 }

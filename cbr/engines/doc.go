@@ -24,14 +24,20 @@
 //
 // Engine is the one interface: Analyze(ctx, net, cbr.Options). It is
 // declared here, where it is used, and the engines satisfy it without
-// naming it. An Entry says what the command line and the task files need
-// to know before running an engine: the units its bound counts (its
-// default first), the settings it takes (by the names of the command
-// line's flags: "split", "prune", "max-tuples", "per-bound", "max-depth", "no-por"),
-// whether it deepens the bound itself and whether it checks targets, and
-// New, which makes the engine value from Settings. Adding an engine is
-// one package that implements Analyze and one row of All; the command
-// line, the benchmarks and the shared test cases pick it up from there.
+// naming it. An Entry says what a front door (the command line, the
+// task suites, the benchmark harness) needs to offer, run and show an
+// engine without knowing it: the units its bound counts (its default
+// first); the settings it takes, each described by its engine
+// (cbr.Setting: the name its flag and task option have, kind, default,
+// choices, help, aliases), and New, which makes the engine from their
+// values (engines.Settings, by name) or refuses one with a
+// cbr.SettingError; whether it deepens the bound itself and whether it
+// checks targets; its progress line; a sample model, which
+// TestEveryEngineAndReader (cmd/cbreach) runs; and Figures, the figures
+// of a run that analysed nothing (every result carries its engine's own,
+// cbr.Figures). Adding an engine is one package that implements Analyze
+// and describes itself, and one row of All; the command line, the
+// benchmarks and the shared test cases pick it up from there.
 // The table imports every engine, which is why it is not the vocabulary
 // (package cbr) and why no engine imports it (docs/design.md, "Import
 // rules"); auto, which imports two engines, sits on a floor of its own

@@ -2,7 +2,9 @@ package seq
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/cbreach/cbreach/pds/diag"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/cbr"
@@ -92,7 +94,7 @@ func build(ctx context.Context, net *pds.Network, rounds int, cfg bdd.Config, la
 			return err // a limit or a cancellation, also inside the validation
 		}
 		if err != nil {
-			return fmt.Errorf("seq: the sequential network is malformed (a bug): %w", err)
+			return diag.Internal(fmt.Errorf("seq: the sequential network is malformed (a bug): %w", err))
 		}
 		s.Net = n
 		if !lazy {
@@ -257,13 +259,13 @@ func (s *Net) labelsOf(b *pds.Builder) (map[*pds.Proc]*pds.Proc, error) {
 			ql := q.Locals[j]
 			for k := range l.Block {
 				if l.Block[k] != ql.Block[k] {
-					return nil, fmt.Errorf("seq: local %s.%s is laid out differently (a bug)", p.Name, l.Name)
+					return nil, diag.Internal(fmt.Errorf("seq: local %s.%s is laid out differently (a bug)", p.Name, l.Name))
 				}
 			}
 		}
 	}
 	if len(n.LocalBits) != len(net.LocalBits) || n.RetBits != net.RetBits {
-		return nil, fmt.Errorf("seq: the local block is laid out differently (a bug)")
+		return nil, diag.Internal(errors.New("seq: the local block is laid out differently (a bug)"))
 	}
 	for _, l := range net.Labels {
 		s.labels[l] = b.Label(procOf[l.Proc], l.Name, l.Pos)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cbreach/cbreach/pds/diag"
 	"io"
 	"os"
 	"strings"
@@ -213,7 +214,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 		return in, err
 	}
 	if in.lang, err = tracefmt.ParseLang(got.Reader.Lang); err != nil {
-		return in, fmt.Errorf("internal error: the reader %s: %v", got.Reader.Name, err)
+		return in, diag.Internal(fmt.Errorf("internal error: the reader %s: %v", got.Reader.Name, err))
 	}
 	in.net, in.targets = got.Net, got.Targets
 	in.src = tracefmt.NewSource(file, got.Source, in.lang)

@@ -23,11 +23,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/cbreach/cbreach/bdd"
+	"github.com/cbreach/cbreach/pds/diag"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -76,7 +78,7 @@ func analyze(ctx context.Context, name string, e engines.Engine, net *pds.Networ
 				if opts.Unbounded {
 					bound = 0 // none reached
 				}
-				err = fmt.Errorf("%s: internal error (a bug): panic: %v", name, p)
+				err = diag.Internal(fmt.Errorf("%s: internal error (a bug): panic: %v", name, p))
 				res = &cbr.Result{Verdict: cbr.Unknown, Bound: bound, Unit: unit, Complete: -1, Converged: -1, Net: net,
 					Reason: err.Error(), Stats: cbr.Stats{TuplesPerLevel: make([]int, max(bound, 0)+1)}}
 			}
@@ -94,11 +96,10 @@ func analyze(ctx context.Context, name string, e engines.Engine, net *pds.Networ
 var enginePanic func(engine string)
 
 // isInternal reports whether an error that is not a limit is an internal
-// error (a bug) rather than bad input: the readers and engines say so in
-// their messages ("internal error", "(a bug)").
+// error (a bug) rather than bad input: its type says so (pds/diag's
+// kinds; the BDD kernel's failure).
 func isInternal(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "internal error") || strings.Contains(msg, "(a bug)")
+	return diag.IsInternal(err) || errors.Is(err, bdd.ErrInternal)
 }
 
 func main() {

@@ -46,7 +46,7 @@ type compiler struct {
 func compile(ctx context.Context, prog *program, in *info, opts pds.Options, lim bdd.Limits, raw bool) (net *pds.Network, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			net, err = nil, fmt.Errorf("bp: internal error: %v", r)
+			net, err = nil, diag.Internal(fmt.Errorf("bp: internal error: %v", r))
 		}
 	}()
 	c := &compiler{prog: prog, in: in, b: pds.NewBuilder(opts), orig: map[*proc]*variant{}, clones: map[*proc]map[string]*variant{}}
