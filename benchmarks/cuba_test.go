@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"context"
+	"github.com/cbreach/cbreach/internal/testkit"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,11 +18,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// cubaDir is CUBA's suite in the shared folder beside the repository.
+// cubaDir is CUBA's suite (testkit.CUBASuite); the test skips without it.
 func cubaDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "shared", "benchmarks", "cuba-pldi18")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("CUBA's suite is not at %s (the shared folder is absent): skipping", dir)
+	dir := testkit.CUBASuite("..")
+	if dir == "" {
+		t.Skip("CUBA's pldi18 suite is absent (set CBREACH_CUBA_SUITE to it): skipping")
 	}
 	return dir
 }

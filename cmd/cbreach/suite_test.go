@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/cbreach/cbreach/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -329,16 +330,9 @@ func TestSuiteLimits(t *testing.T) {
 	require.Equal(t, "unknown", r.Outcome())
 }
 
-// cubaSuite is CUBA's pldi18 suite, where the shared folder keeps it, or
-// "" when it is absent.
-func cubaSuite() string {
-	for _, d := range []string{filepath.Join("..", "..", "..", "shared", "benchmarks", "cuba-pldi18"), "/work/shared/benchmarks/cuba-pldi18"} {
-		if _, err := os.Stat(d); err == nil {
-			return d
-		}
-	}
-	return ""
-}
+// cubaSuite is CUBA's pldi18 suite (testkit.CUBASuite), or "" when it
+// is absent.
+func cubaSuite() string { return testkit.CUBASuite(filepath.Join("..", "..")) }
 
 // TestSuiteCUBA runs tasks on CUBA's systems in place (the suite stays
 // outside the repository): the fewest contexts of CUBA's table.

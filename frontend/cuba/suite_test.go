@@ -1,6 +1,7 @@
 package cuba_test
 
 import (
+	"github.com/cbreach/cbreach/internal/testkit"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,8 +14,8 @@ import (
 	"github.com/cbreach/cbreach/frontend/cuba"
 )
 
-// suiteDir is CUBA's pldi18 suite in the shared data, next to the module.
-var suiteDir = filepath.Join("..", "..", "..", "shared", "benchmarks", "cuba-pldi18")
+// suiteDir is CUBA's pldi18 suite (testkit.CUBASuite; "" when absent).
+var suiteDir = testkit.CUBASuite(filepath.Join("..", ".."))
 
 // suite lists every .pds file of the suite: threads and shared states
 // (Bluetooth as in the suite's README table), rules (lines with "->"),
@@ -48,8 +49,8 @@ var suite = map[string]struct {
 // TestSuite reads every instance of the suite: each .pds with the .init
 // and .spec of the same base name (a .pds without .init is only parsed).
 func TestSuite(t *testing.T) {
-	if _, err := os.Stat(suiteDir); err != nil {
-		t.Skipf("CUBA suite not available (%v): it lives in the shared data next to the module", err)
+	if suiteDir == "" {
+		t.Skip("CUBA's pldi18 suite is absent (set CBREACH_CUBA_SUITE to it): skipping")
 	}
 	files := map[string]bool{}
 	err := filepath.WalkDir(suiteDir, func(path string, d fs.DirEntry, err error) error {

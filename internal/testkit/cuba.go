@@ -1,0 +1,24 @@
+package testkit
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// CUBASuite returns the folder of CUBA's pldi18 suite (the systems of
+// github.com/lpzun/cuba, benchmarks/pldi18.bm), or "" when there is
+// none: the folder CBREACH_CUBA_SUITE names, else the project's shared
+// working folder beside the module (root is the module's root, relative
+// to the test). The tests on the suite skip without it.
+func CUBASuite(root string) string {
+	dirs := []string{filepath.Join(root, "..", "shared", "benchmarks", "cuba-pldi18")}
+	if env := os.Getenv("CBREACH_CUBA_SUITE"); env != "" {
+		dirs = []string{env}
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
+	}
+	return ""
+}
