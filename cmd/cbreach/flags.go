@@ -19,8 +19,17 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// config is the command line, parsed.
+// config is the command line: what the user asked (the flags, asked)
+// apart from what the command derived from it (derived). The report
+// reads the engine's settings and figures from the result, not from
+// here.
 type config struct {
+	asked
+	derived
+}
+
+// asked are the flags and the input file, as parsed.
+type asked struct {
 	file       string
 	contexts   int
 	all        bool
@@ -29,7 +38,6 @@ type config struct {
 	maxNodes   int
 	maxMemory  string
 	json       bool
-	jsonArg    bool // the arguments name --json, whatever pflag made of them (jsonAsked)
 	stats      bool
 	printRules bool
 	quiet      bool
@@ -37,19 +45,22 @@ type config struct {
 	unbounded  bool
 	count      string
 
-	engine engineFlags // --engine and the engines' settings (engines.go)
-	trace  traceFlags  // --trace, --no-trace (trace.go)
-	dot    string      // --dot FILE (dot.go)
-
+	engine  engineFlags // --engine and the engines' settings (engines.go)
+	trace   traceFlags  // --trace, --no-trace (trace.go)
+	dot     string      // --dot FILE (dot.go)
 	readers readerFlags // --format, the readers' own flags and their files' (input.go)
 
 	cpuProfile string // --cpuprofile FILE
+}
 
+// derived is what the command made of the flags.
+type derived struct {
+	jsonArg  bool             // the arguments name --json, whatever pflag made of them (jsonAsked)
 	entry    engines.Entry    // the engine --engine names
 	settings engines.Settings // the settings the flags give
 	eng      engines.Engine   // the engine made with them
 	memory   int64            // --max-memory parsed
-	stdin    io.Reader
+	stdin    io.Reader        // what FILE "-" reads
 }
 
 // longFlags are the names that may be written with a single dash.
@@ -269,7 +280,7 @@ func jsonAsked(args []string) bool {
 // every engine takes; done says the command ends here with code (help,
 // version, or a usage error, already printed).
 func parse(args []string, stdout, stderr io.Writer) (c *config, opts cbr.Options, code int, done bool) {
-	c = &config{stdin: stdin}
+	c = &config{derived: derived{stdin: stdin}}
 	fs := flagSet(c)
 	help := fs.BoolP("help", "h", false, "print this help and exit")
 	fs.Usage = func() {}
