@@ -70,9 +70,9 @@ func settingUsage(s cbr.Setting) string {
 func addEngineFlags(fs *pflag.FlagSet, e *engineFlags) {
 	var docs []string
 	for _, en := range engines.All {
-		docs = append(docs, fmt.Sprintf("%s (%s)", en.Name, en.Doc))
+		docs = append(docs, en.Name+" = "+en.Doc)
 	}
-	fs.StringVar(&e.name, "engine", engines.All[0].Name, "analysis `ENGINE`: "+cbr.Or(docs))
+	fs.StringVar(&e.name, "engine", engines.All[0].Name, "analysis `ENGINE`, "+engines.Names()+": "+strings.Join(docs, "; "))
 	e.settings = allSettings()
 	want := map[string]string{}
 	for _, s := range e.settings {

@@ -102,7 +102,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	fs.IntVarP(&c.jobs, "jobs", "j", ncpu, "run `N` tasks at a time, each in a process of its own, by default one per core")
 	fs.DurationVar(&c.timeout, "timeout", 15*time.Minute, "time limit of each task, a `DURATION`; 0 means none")
 	fs.StringVar(&c.maxMemory, "max-memory", "", "memory limit of each task (`SIZE`, e.g. 4GiB); default the machine's memory divided by --jobs (4GiB with --slurm); 0 means none")
-	fs.StringVar(&c.engine, "engine", "", "run every task with `ENGINE` cbr, seq or explicit, whatever its options say")
+	fs.StringVar(&c.engine, "engine", "", "run every task with `ENGINE` "+engines.Names()+", whatever its options say")
 	fs.StringVar(&c.split, "split", "", "run every task with `MODE` lazy or eager, whatever its options say")
 	fs.BoolVar(&c.json, "json", false, "print the table as one JSON object instead of Markdown")
 	fs.StringVar(&c.md, "md", "", "also write the table as Markdown to `FILE`")
