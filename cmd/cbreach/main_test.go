@@ -756,7 +756,7 @@ func TestLimitsEveryEngine(t *testing.T) {
 		{"--split", "eager"}, {"--split", "lazy"}, {"--split", "lazy", "--prune", "none"},
 		{"--split", "eager", "--prune", "identical"}, {"--split", "lazy", "--count", "preemptions"},
 		{"--engine", "seq"}, {"--engine", "seq", "--split", "eager"},
-		{"--engine", "explicit"}, {"--engine", "explicit", "--no-por"}, {"--self-check"},
+		{"--engine", "explicit"}, {"--engine", "explicit", "--no-por"}, {"--engine", "auto"}, {"--self-check"},
 	}
 	threads := filepath.Join("testdata", "limits", "threads1000.pds")
 	bt := filepath.Join("..", "..", "benchmarks", "models", "bluetooth-v2-a3s2.pds")
