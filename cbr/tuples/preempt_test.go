@@ -3,7 +3,9 @@ package tuples_test
 import (
 	"context"
 	"errors"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"reflect"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -13,7 +15,6 @@ import (
 	"github.com/cbreach/cbreach/frontend"
 	"github.com/cbreach/cbreach/internal/testkit/randnet"
 	"github.com/cbreach/cbreach/internal/testkit/reachcases"
-	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	pexp "github.com/cbreach/cbreach/pds/explicit"
 	"github.com/cbreach/cbreach/split"
@@ -33,7 +34,8 @@ const preemptBudget = 10000
 // TestDifferentialPreemptions runs the shared cases (hand-made and random,
 // seeds printed in the case names) counting preemptions, with bounds 0 to
 // preemptMaxK (identical pruning to 1), against cbr eager and lazy
-// (reachcases.PreemptionVariants):
+// (reachcases.PreemptionVariants), and on the hand-made cases the
+// portfolio (reachcases.Auto):
 // all agree with the explicit-state engine counting preemptions (the
 // reference) on the verdict and every violation site with its fewest
 // preemptions, and with subsumption from the first tuple and within 1
@@ -45,17 +47,25 @@ const preemptBudget = 10000
 func TestDifferentialPreemptions(t *testing.T) {
 	seeds := reachcases.PreemptionSeeds(t)
 	variants := reachcases.PreemptionVariants()
+	// The portfolio counting preemptions runs on the hand-made cases (its
+	// explicit half costs as much as the reference).
+	withAuto := append(slices.Clip(variants), reachcases.Auto(cbr.Preemptions))
+	hand := len(reachcases.Cases())
 	cases := append(reachcases.Cases(), reachcases.Random(seeds)...)
 	cases = append(cases, reachcases.RandomOpen(seeds[:min(len(seeds), 2)], reachcases.OpenWidths())...)
 	var nskipped atomic.Int32
 	t.Run("cases", func(t *testing.T) { // returns when every case is done
-		for _, c := range cases {
+		for i, c := range cases {
+			vs := variants
+			if i < hand {
+				vs = withAuto
+			}
 			t.Run(c.Name, func(t *testing.T) {
 				t.Parallel() // each case has a network and BDD manager of its own
 				net, err := c.Build()
 				require.NoError(t, err)
 				for k := 0; k <= preemptMaxK; k++ {
-					if why := checkPreempt(t, net, k, variants); why != "" {
+					if why := checkPreempt(t, net, k, vs); why != "" {
 						t.Logf("k %d: skipped: %s", k, why)
 						nskipped.Add(1)
 						return
@@ -78,7 +88,7 @@ func checkPreempt(t *testing.T, net *pds.Network, k int, variants []reachcases.V
 		return "the reference met its depth limit"
 	}
 	for _, v := range variants[1:] {
-		if v.CBR.Prune == tuples.PruneIdentical && k > 1 {
+		if v.CBR != nil && v.CBR.Prune == tuples.PruneIdentical && k > 1 {
 			continue // it keeps many more tuples: seconds per case
 		}
 		ctx, cancel := reachcases.TupleBudget(context.Background(), preemptBudget)
@@ -88,7 +98,7 @@ func checkPreempt(t *testing.T, net *pds.Network, k int, variants []reachcases.V
 		if r := o.Raw.(*cbr.Result); reachcases.NoAnswer(o) != nil {
 			// Past the budget (or one eager split past it): no answer.
 			require.Less(t, r.Complete, r.Bound, "k %d %s: cut off but complete", k, v.Name)
-			if v.CBR.Prune == tuples.PruneIdentical {
+			if v.CBR != nil && v.CBR.Prune == tuples.PruneIdentical {
 				t.Logf("k %d: %s did not finish (it keeps many more tuples): %s", k, v.Name, r.Reason)
 				continue
 			}
@@ -114,7 +124,7 @@ func checkPreempt(t *testing.T, net *pds.Network, k int, variants []reachcases.V
 	}
 	ex := explicitPreemptReach(t, net, k)
 	for _, v := range variants[1:] {
-		if v.CBR.Prune == tuples.PruneSubsumed && v.CBR.SubsumeAfter == 0 {
+		if v.CBR != nil && v.CBR.Prune == tuples.PruneSubsumed && v.CBR.SubsumeAfter == 0 {
 			if d := diffReach(ex, symbolicPreemptReach(t, net, *v.CBR, k)); d != "" {
 				t.Fatalf("k %d %s: reachable configurations differ:\n%s", k, v.Name, d)
 			}
