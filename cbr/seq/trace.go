@@ -44,6 +44,11 @@ func (z *lazy) traceOf(ctx context.Context, f cbr.Found) (*cbr.Trace, error) {
 	n := z.s.Threads
 	rounds := roundsRun(n, v.jv, v.kv)
 	starts, ends := z.chain(v.g, v.jv, v.kv, rounds)
+	if err := z.m.Err(); err != nil {
+		// A stop (the hard stop, a limit) made the chain's BDDs False:
+		// no trace, and not for want of a run.
+		return nil, err
+	}
 	if starts == nil {
 		return nil, noWitness("no run of the other threads fits the violation's starts")
 	}
@@ -60,10 +65,23 @@ func (z *lazy) traceOf(ctx context.Context, f cbr.Found) (*cbr.Trace, error) {
 			initial = gs
 		}
 	}
+	if err := z.m.Err(); err != nil {
+		return nil, err // the runs' BDDs are False after a stop: nothing to schedule
+	}
 	if initial == nil {
 		return nil, noWitness("thread 1 did not run")
 	}
-	return z.schedule(initial, firsts, runs, v.jv, v.kv), z.m.Err()
+	tr := z.schedule(initial, firsts, runs, v.jv, v.kv)
+	if err := z.m.Err(); err != nil {
+		return nil, err // stopped while reading the steps' values
+	}
+	if err := ctx.Err(); err != nil && tr == nil {
+		return nil, err
+	}
+	if tr == nil {
+		return nil, noWitness("a step of the runs has no values")
+	}
+	return tr, nil
 }
 
 // noWitness is the error of a trace that cannot be rebuilt (an internal
@@ -284,7 +302,8 @@ func (z *lazy) chain(g []uint64, jv, kv int, rounds []int) (starts, ends []tuple
 
 // schedule interleaves the threads' runs round by round (empty contexts
 // left out, a thread's consecutive contexts joined) into a trace of the
-// network with thread slots.
+// network with thread slots. It returns nil when a step's values cannot
+// be read: a stop (the hard stop, a limit) interrupted the reading.
 func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]symauto.BackStep, jv, kv int) *cbr.Trace {
 	s := z.s
 	n := s.Threads
@@ -308,6 +327,9 @@ func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]s
 		}
 		return out
 	}
+	if len(initial) == 0 {
+		return nil
+	}
 	cur := explicit.Config{Globals: globals(initial, 0), Threads: make([][]explicit.Frame, n)}
 	for i := range n {
 		cur.Threads[i] = stack(firsts[i])
@@ -327,6 +349,9 @@ func (z *lazy) schedule(initial []uint64, firsts [][]symauto.Frame, runs [][][]s
 			c := &tr.Contexts[len(tr.Contexts)-1]
 			for _, st := range runs[i][r] {
 				g, fr := z.sp.Concrete(st.After)
+				if len(g) == 0 {
+					return nil
+				}
 				next := explicit.Config{Globals: globals(g, r), Threads: append([][]explicit.Frame(nil), cur.Threads...)}
 				next.Threads[i] = stack(fr)
 				c.Steps = append(c.Steps, cbr.TraceStep{Rule: s.Orig.Rules[st.Rule.Index], After: next, Starts: -1})
