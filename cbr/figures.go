@@ -2,9 +2,9 @@ package cbr
 
 import (
 	"fmt"
+	"github.com/cbreach/cbreach/pds/plural"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // The engines describe themselves to the front doors (the command line,
@@ -89,13 +89,8 @@ func (s Setting) Value(v Settings) (string, error) {
 	return val, nil
 }
 
-// Or joins words for a message: "a", "a or b", "a, b or c".
-func Or(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
+// Or joins words for a message: "a", "a or b", "a, b or c" (plural.Or).
+func Or(words []string) string { return plural.Or(words) }
 
 // Figures are an engine's own account of a run, beside the Stats every
 // engine fills: the settings it ran with and the figures it counts, in

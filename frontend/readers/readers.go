@@ -3,6 +3,7 @@ package readers
 import (
 	"context"
 	"fmt"
+	"github.com/cbreach/cbreach/pds/plural"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -205,13 +206,8 @@ func Names() string {
 	return Or(names)
 }
 
-// Or joins words for a message: "a", "a or b", "a, b or c".
-func Or(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
+// Or joins words for a message: "a", "a or b", "a, b or c" (plural.Or).
+func Or(words []string) string { return plural.Or(words) }
 
 // BySuffix returns the reader the suffix of name chooses, in any case:
 // the first row that lists it; nil for none.

@@ -42,3 +42,11 @@ func Of(noun string) string {
 	}
 	return noun + "s"
 }
+
+// Or joins words for a message: "a", "a or b", "a, b or c".
+func Or(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
