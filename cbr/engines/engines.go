@@ -140,27 +140,26 @@ func Names() string {
 	return Or(names)
 }
 
-// Taking lists the engines that take a setting, in the table's order.
-func Taking(setting string) []string {
+// Where lists the engines for which keep holds, in the table's order.
+func Where(keep func(Entry) bool) []string {
 	var names []string
 	for _, e := range All {
-		if e.Takes(setting) {
+		if keep(e) {
 			names = append(names, e.Name)
 		}
 	}
 	return names
 }
 
+// Taking lists the engines that take a setting, in the table's order.
+func Taking(setting string) []string {
+	return Where(func(e Entry) bool { return e.Takes(setting) })
+}
+
 // Counting lists the engines whose bound can count u, in the table's
 // order.
 func Counting(u cbr.Unit) []string {
-	var names []string
-	for _, e := range All {
-		if e.Counts(u) {
-			names = append(names, e.Name)
-		}
-	}
-	return names
+	return Where(func(e Entry) bool { return e.Counts(u) })
 }
 
 // Or joins names for a message: "cbr", "cbr or seq", "cbr, seq or

@@ -171,25 +171,11 @@ func checkEngine(c *config, fs *pflag.FlagSet) error {
 
 // unboundedEngines lists the engines that deepen the bound themselves.
 func unboundedEngines() []string {
-	var names []string
-	for _, e := range engines.All {
-		if e.Unbounded {
-			names = append(names, e.Name)
-		}
-	}
-	return names
+	return engines.Where(func(e engines.Entry) bool { return e.Unbounded })
 }
 
 // targetEngines lists the engines that check targets.
-func targetEngines() []string {
-	var names []string
-	for _, e := range engines.All {
-		if e.Targets {
-			names = append(names, e.Name)
-		}
-	}
-	return names
-}
+func targetEngines() []string { return engines.Where(func(e engines.Entry) bool { return e.Targets }) }
 
 // perBound reports whether the settings ask for the count of visible
 // states per bound.

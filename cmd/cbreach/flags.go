@@ -141,15 +141,9 @@ func engineFlagsHelp() string {
 			add(engines.Taking(s.Name), "--"+a.Flag)
 		}
 	}
-	var targets []string
-	for _, e := range engines.All {
-		if e.Targets {
-			targets = append(targets, e.Name)
-		}
-	}
 	add(unboundedEngines(), "--unbounded")
 	add(engines.Counting(cbr.Preemptions), "--count preemptions")
-	add(targets, targetFlags()...)
+	add(targetEngines(), targetFlags()...)
 	var b strings.Builder
 	b.WriteString("Flags for some engines only (a usage error with another):\n")
 	for _, key := range order {
