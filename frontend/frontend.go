@@ -69,6 +69,27 @@ func CompileWith(filename string, src []byte, opts Options) (*pds.Network, error
 	return c.net, nil
 }
 
+// CompileTree checks and compiles a tree that another reader built (the C
+// reader, frontend/c) instead of parsing .pds text: file maps the tree's
+// positions to the reader's source src (which a trace quotes), and the
+// tree may hold the nodes only a reader builds (ast.ConvExpr,
+// ast.CondExpr, C's operators). Errors are as CompileWith's.
+func CompileTree(file *token.File, src []byte, f *ast.File, opts Options) (*pds.Network, error) {
+	info, errs := types.Check(file, f)
+	if len(errs) > 0 {
+		errs.Sort()
+		if !opts.AllErrors {
+			errs.Truncate(scanner.MaxErrors)
+		}
+		return nil, errs
+	}
+	c, err := compile(&unit{file: file, src: src, ast: f, info: info}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.net, nil
+}
+
 // unit is a parsed and checked file.
 type unit struct {
 	file *token.File

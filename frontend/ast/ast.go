@@ -87,19 +87,40 @@ type (
 		Rparen token.Pos
 	}
 
-	// UnaryExpr is !X or -X.
+	// UnaryExpr is !X, -X or (built by the C reader) ~X.
 	UnaryExpr struct {
 		OpPos token.Pos
 		Op    token.Token
 		X     Expr
 	}
 
-	// BinaryExpr is X Op Y.
+	// BinaryExpr is X Op Y. Signed (set only by the C reader) makes
+	// QUO, REM, SHR and the orderings LSS, LEQ, GTR, GEQ read their
+	// operands as two's complement numbers: division truncates toward
+	// zero, the remainder takes the dividend's sign, SHR shifts the sign
+	// in. Without it every operator is unsigned, as in the .pds language.
 	BinaryExpr struct {
-		X     Expr
-		OpPos token.Pos
-		Op    token.Token
-		Y     Expr
+		X      Expr
+		OpPos  token.Pos
+		Op     token.Token
+		Y      Expr
+		Signed bool
+	}
+
+	// ConvExpr (built by the C reader) converts the integer or Boolean X
+	// to an integer of Width bits: it keeps the low bits when narrowing
+	// and extends with zeros, or with X's sign bit when Signed, when
+	// widening. A Width of 0 converts to bool (X != 0).
+	ConvExpr struct {
+		X      Expr
+		Width  int
+		Signed bool
+	}
+
+	// CondExpr (built by the C reader) is Cond ? Then : Else; only the
+	// chosen branch is evaluated.
+	CondExpr struct {
+		Cond, Then, Else Expr
 	}
 )
 
@@ -112,6 +133,8 @@ func (x *IndexExpr) Pos() token.Pos  { return x.X.Pos() }
 func (x *CallExpr) Pos() token.Pos   { return x.Fun.Pos() }
 func (x *UnaryExpr) Pos() token.Pos  { return x.OpPos }
 func (x *BinaryExpr) Pos() token.Pos { return x.X.Pos() }
+func (x *ConvExpr) Pos() token.Pos   { return x.X.Pos() }
+func (x *CondExpr) Pos() token.Pos   { return x.Cond.Pos() }
 
 func (x *BadExpr) End() token.Pos    { return x.To }
 func (x *Ident) End() token.Pos      { return x.NamePos + token.Pos(len(x.Name)) }
@@ -122,6 +145,8 @@ func (x *IndexExpr) End() token.Pos  { return x.Rbrack + 1 }
 func (x *CallExpr) End() token.Pos   { return x.Rparen + 1 }
 func (x *UnaryExpr) End() token.Pos  { return x.X.End() }
 func (x *BinaryExpr) End() token.Pos { return x.Y.End() }
+func (x *ConvExpr) End() token.Pos   { return x.X.End() }
+func (x *CondExpr) End() token.Pos   { return x.Else.End() }
 
 func (*BadExpr) exprNode()    {}
 func (*Ident) exprNode()      {}
@@ -132,6 +157,8 @@ func (*IndexExpr) exprNode()  {}
 func (*CallExpr) exprNode()   {}
 func (*UnaryExpr) exprNode()  {}
 func (*BinaryExpr) exprNode() {}
+func (*ConvExpr) exprNode()   {}
+func (*CondExpr) exprNode()   {}
 
 // ----------------------------------------------------------------------------
 // Types

@@ -39,6 +39,12 @@ func Walk(v Visitor, node Node) {
 	case *BinaryExpr:
 		walkExpr(v, n.X)
 		walkExpr(v, n.Y)
+	case *ConvExpr:
+		walkExpr(v, n.X)
+	case *CondExpr:
+		walkExpr(v, n.Cond)
+		walkExpr(v, n.Then)
+		walkExpr(v, n.Else)
 
 	// Types
 	case *BoolType:

@@ -47,6 +47,17 @@ const (
 	COMMA     // ,
 	SEMICOLON // ;
 	COLON     // :
+
+	// The operators below are C's: the C reader (frontend/c) builds them
+	// into the tree; the .pds language does not spell them.
+	QUO   // /
+	REM   // %
+	AND   // &
+	OR    // |
+	XOR   // ^
+	SHL   // <<
+	SHR   // >>
+	TILDE // ~
 	operatorEnd
 
 	keywordBeg
@@ -101,6 +112,14 @@ var tokens = [...]string{
 	COMMA:     ",",
 	SEMICOLON: ";",
 	COLON:     ":",
+	QUO:       "/",
+	REM:       "%",
+	AND:       "&",
+	OR:        "|",
+	XOR:       "^",
+	SHL:       "<<",
+	SHR:       ">>",
+	TILDE:     "~",
 
 	BOOL:     "bool",
 	INT:      "int",
@@ -152,7 +171,7 @@ func (t Token) Precedence() int {
 		return 4
 	case ADD, SUB:
 		return 5
-	case MUL:
+	case MUL, QUO, REM:
 		return 6
 	}
 	return LowestPrec
