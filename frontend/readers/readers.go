@@ -35,6 +35,10 @@ type Options struct {
 	// Companion ("init", "target"); a reader looks for those not given
 	// beside its input.
 	Files map[string]string
+	// DataModel is the C data model of an SV-COMP task ("ILP32" or
+	// "LP64", from its options); "" means the reader's default. Readers
+	// of other formats ignore it.
+	DataModel string
 }
 
 // Input is what a reader returns: the network, the targets, the text and
