@@ -12,7 +12,11 @@ import "errors"
 //     the settings of an engine), or the front door's own;
 //   - a limit: cbr.LimitError and the sentinel errors of package bdd and
 //     package cbr, which bdd.IsLimit and cbr.IsLimit recognise;
-//   - an internal error, a bug: an *InternalError.
+//   - an internal error, a bug: an *InternalError;
+//   - a construct a reader understands but does not analyse (C's floating
+//     point, inline assembly, a pointer it cannot resolve): an
+//     *Unsupported, which makes the answer unknown rather than an error
+//     in the input.
 //
 // An error of a reader or an engine that is none of these is bad input
 // from a reader and an internal error from an engine.
@@ -54,4 +58,28 @@ func IsInput(err error) bool {
 		ie *InputError
 	)
 	return errors.As(err, &pe) || errors.As(err, &el) || errors.As(err, &ie)
+}
+
+// Unsupported is a construct of a valid input that a reader refuses to
+// analyse rather than guess at: where it is and what it is. A front door
+// answers unknown (exit status 3) with it, never safe and never an error
+// in the input.
+type Unsupported struct {
+	Pos  Pos
+	What string // "floating point", "inline assembly", ...
+}
+
+func (e *Unsupported) Error() string {
+	if e.Pos.IsValid() {
+		return e.Pos.String() + ": not supported: " + e.What
+	}
+	return "not supported: " + e.What
+}
+
+// IsUnsupported reports whether err is, or wraps, an *Unsupported and
+// returns it.
+func IsUnsupported(err error) (*Unsupported, bool) {
+	var u *Unsupported
+	ok := errors.As(err, &u)
+	return u, ok
 }
