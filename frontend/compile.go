@@ -62,6 +62,12 @@ type compiler struct {
 	// oneGroup puts every variable into one order group, the order by
 	// significance across all variables (tests).
 	oneGroup bool
+	// guard is what every rule requires of the current globals: true, or
+	// with Options.Halt "the halt flag is clear".
+	guard bdd.Node
+	// haltName is Options.Halt; halt is its global once declared.
+	haltName string
+	halt     *pds.Global
 }
 
 type procState struct {
@@ -91,6 +97,7 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 	c = &compiler{
 		noSym:      noSym,
 		oneGroup:   opts.oneGroup,
+		haltName:   opts.Halt,
 		u:          u,
 		info:       u.info,
 		b:          pds.NewBuilder(pds.Options{MaxThreads: opts.MaxThreads, BDD: opts.BDD}),
@@ -123,6 +130,10 @@ func compileWith(u *unit, opts Options, noSym bool) (c *compiler, err error) {
 // build adds the rules and threads, and builds the network.
 func (c *compiler) build() error {
 	c.n = c.b.Net()
+	c.guard = c.m.True()
+	if c.halt != nil {
+		c.guard = c.m.Not(c.n.GlobalVec(c.halt, pds.GCur)[0])
+	}
 	s := c.n.Sets()
 	c.link = c.m.Union(s.G[pds.GScratch], s.L[pds.LScratch])
 	for _, tp := range c.info.Procs {
@@ -215,6 +226,9 @@ func (c *compiler) declare() {
 			g := c.b.Global(name, t, init, c.pos(v.Spec.Name))
 			g.Group = groups[i]
 			c.globals[v] = append(c.globals[v], cell{g: g})
+			if name == c.haltName && t.Kind == pds.Bool {
+				c.halt = g
+			}
 		}
 	}
 	for _, tp := range c.info.Procs {
@@ -369,7 +383,7 @@ func (c *compiler) errLabel(site ast.Node) *pds.Label {
 
 // step adds a step rule unless its relation is empty.
 func (c *compiler) step(from, to *pds.Label, rel bdd.Node) {
-	if rel.IsFalse() {
+	if rel = c.m.And(rel, c.guard); rel.IsFalse() {
 		return
 	}
 	c.b.Step(from, to, rel, from.Pos)
@@ -424,7 +438,7 @@ func (c *compiler) retZero() bdd.Node {
 
 // pop adds a return from l whose relation rel sets the return register.
 func (c *compiler) pop(l *pds.Label, rel bdd.Node) {
-	rel = c.m.And(rel, c.n.Unchanged())
+	rel = c.m.And(rel, c.n.Unchanged(), c.guard)
 	if rel.IsFalse() {
 		return
 	}
@@ -580,7 +594,7 @@ func (c *compiler) call(from *pds.Label, s ast.Node, call *ast.CallExpr, t *targ
 	default:
 		ret = c.retLabel(from, s, next)
 	}
-	if !rel.IsFalse() {
+	if rel = m.And(rel, c.guard); !rel.IsFalse() {
 		c.b.Push(from, callee.p.Entry, ret, rel, from.Pos)
 	}
 	c.errSteps(from, errs)
@@ -650,7 +664,7 @@ func (c *compiler) fork(from *pds.Label, s *ast.StartStmt, next *pds.Label) {
 	ps, m, n := c.ps, c.m, c.n
 	child := c.procs[c.info.ProcOf(s.Call)]
 	rel, errs := c.args(s.Call, child, pds.LSaved)
-	rel = m.And(rel, n.LocalsUnchanged(ps.p, pds.LNext), n.Unchanged())
+	rel = m.And(rel, n.LocalsUnchanged(ps.p, pds.LNext), n.Unchanged(), c.guard)
 	if !rel.IsFalse() {
 		c.b.Fork(from, next, child.p, rel, from.Pos)
 	}

@@ -44,6 +44,12 @@ type Options struct {
 	Context context.Context
 	Limits  bdd.Limits
 
+	// Halt, when set, names a bool global of the program that halts it:
+	// every rule requires it false, so once a step sets it no thread
+	// moves again. The C reader sets it for abort, exit, a failed
+	// __VERIFIER_assume and main's return, which end the whole process.
+	Halt string
+
 	// oneGroup: every variable in one order group (tests; compiler.oneGroup).
 	oneGroup bool
 }
