@@ -138,6 +138,8 @@ var All = []*Reader{
 	{Name: "cuba", Doc: "CUBA's concurrent pushdown systems: a .pds with its .init and its .spec (the target) beside it", Noun: "CUBA system",
 		Flag: "cuba", Suffixes: []string{".pds"}, Sniff: cubaSniff, Companions: cubaFiles, Lang: "cuba",
 		Sample: "cmd/cbreach/testdata/cuba/two.pds", read: readCUBA},
+	{Name: "c", Doc: "C programs with pthreads, as SV-COMP's concurrency tasks hold them (.i preprocessed, or .c)", Noun: "C program",
+		Suffixes: []string{".i", ".c"}, Lang: "pds", Sample: "examples/lost-update.c", read: readC},
 }
 
 // Read reads the input file name with the reader, through open. Errors
