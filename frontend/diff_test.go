@@ -10,6 +10,7 @@ import (
 
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/internal/interp"
+	"github.com/cbreach/cbreach/frontend/parser"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -32,6 +33,7 @@ type diffOptions struct {
 	MaxThreads int
 	MaxConfigs int
 	NoSym      bool // compile atomic bodies by composition only
+	COps       bool // parse with parser.COperators
 }
 
 // diffResult is what both sides reached, in observable form.
@@ -210,7 +212,11 @@ func compareRuns(net, in *diffResult) string {
 // skipped when either side reached more than MaxConfigs configurations.
 func differential(t testing.TB, name, src string, o diffOptions) (skipped bool) {
 	t.Helper()
-	u, err := check(name, []byte(src), true)
+	mode := parser.AllErrors
+	if o.COps {
+		mode |= parser.COperators
+	}
+	u, err := checkMode(name, []byte(src), mode)
 	if err != nil {
 		t.Fatalf("%s does not compile:\n%v\n%s", name, err, numbered(src))
 	}
