@@ -11,6 +11,7 @@ import (
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/internal/interp"
 	"github.com/cbreach/cbreach/frontend/parser"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -307,6 +308,44 @@ func TestDifferentialRandom(t *testing.T) {
 	t.Logf("%d programs compared, %d skipped (more than %d configurations)", compared, skipped, 20000)
 	if *flagSeed < 0 && compared < 300 {
 		t.Errorf("only %d random programs compared; want at least 300", compared)
+	}
+}
+
+// TestDifferentialRandomC is the random differential campaign over
+// programs that use the nodes only readers build too (genOptions.cops):
+// C's operators with their divisions by zero, conversions and
+// conditionals in conditions, indices, arguments, initializers, returns
+// and atomic bodies. The long tier (CBREACH_LONG=1) runs more seeds and
+// seeds drawn from the campaign seed; -seed N reruns one.
+func TestDifferentialRandomC(t *testing.T) {
+	seeds := tier.Seeds(t, 150, 1500, 500)
+	if *flagSeed >= 0 {
+		seeds = []uint64{uint64(*flagSeed)}
+	}
+	compared, skipped := 0, 0
+	for _, seed := range seeds {
+		g, d := randomOptions(int64(seed))
+		g.cops, d.COps = true, true
+		src := genProgram(rand.New(rand.NewSource(int64(seed))), g)
+		name := fmt.Sprintf("cseed%d.pds", seed)
+		ok := t.Run(name, func(t *testing.T) {
+			if differential(t, name, src, d) {
+				skipped++
+			} else {
+				compared++
+			}
+			if seed%4 == 0 && strings.Contains(src, "atomic") {
+				d.NoSym = true
+				differential(t, name+"(composition)", src, d)
+			}
+		})
+		if !ok {
+			t.Logf("rerun with: go test ./frontend/ -run TestDifferentialRandomC -seed %d", seed)
+		}
+	}
+	t.Logf("%d programs compared, %d skipped (more than %d configurations)", compared, skipped, 20000)
+	if *flagSeed < 0 && compared < len(seeds)*9/10 {
+		t.Errorf("only %d of %d random programs compared", compared, len(seeds))
 	}
 }
 
