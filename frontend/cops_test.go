@@ -4,11 +4,16 @@ import (
 	"fmt"
 	"math/rand"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/parser"
+	"github.com/cbreach/cbreach/frontend/token"
+	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/explicit"
 )
 
 // Tests of the nodes only readers build (doc.go, "Nodes only readers
@@ -387,4 +392,138 @@ func TestOperatorsWide(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCOperatorErrors: the checker's errors on the nodes only readers
+// build, and constants with a width folding as the program computes.
+func TestCOperatorErrors(t *testing.T) {
+	const decls = "enum E { A, B };\nint<4> x; int<3> y; bool b; E e;\n"
+	for _, tc := range []struct{ expr, typ, err string }{
+		{"x & y", "int<4>", "operator & needs operands of one width, not int<4> and int<3>"},
+		{"x /s y", "int<4>", "operator /s needs operands of one width"},
+		{"x / b", "int<4>", "operator / needs integer operands, not int<4> and bool"},
+		{"x & b", "int<4>", "operator & needs two integers or two bools, not int<4> and bool"},
+		{"x + 1 / 0", "int<4>", "division by zero in constant expression 1 / 0"},
+		{"(int<40>) x", "int<4>", "conversion to int<40>: the width must be between 1 and 32"},
+		{"(int<4>) e", "int<4>", "cannot convert e (E) to int<4>"},
+		{"b ? 1 : 2", "int<4>", "the branches of ?: are constants without a width"},
+		{"b ? x : y", "int<4>", "the branches of ?: have different types int<4> and int<3>"},
+		{"b ? x : e", "int<4>", "the branches of ?: have different types int<4> and E"},
+		{"x ? x : x", "int<4>", "the condition x of ?: must be bool, not int<4>"},
+		{"1 << x", "int<4>", "the shifted constant 1 has no width"},
+		{"x << 40000000000", "int<4>", "constant shift count 40000000000 is too large"},
+		{"x + (1 << 1000)", "int<4>", "constant shift count 1000 is too large"},
+		{"x >> (0 - 1)", "int<4>", "negative shift count -1"},
+		{"~b", "int<4>", "operator ~ needs an integer operand, not bool"},
+		{"x <s b", "bool", "operator <s needs integer operands, not int<4> and bool"},
+		{"(int<4>) 3 + 300", "int<4>", "constant 300 does not fit in int<4>"},
+		{"e & e", "E", "operator & needs two integers or two bools, not E and E"},
+	} {
+		src := decls + "proc main() { " + tc.typ + " r = " + tc.expr + "; }\nstart main();\n"
+		_, err := checkMode("e.pds", []byte(src), parser.COperators)
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: got %v, want %q", tc.expr, err, tc.err)
+		}
+	}
+	// Constants with a width (made by conversions) compute as the program
+	// would; constants without one exactly; a division by a constant zero
+	// is left to the program.
+	for _, tc := range []struct {
+		expr, typ string
+		want      string // the constant value, or "" for none
+	}{
+		{"(int<4>) 15 + 1", "int<4>", "0"},
+		{"(int<4>) 20", "int<4>", "4"},
+		{"(int<8>) (0 - 1)", "int<8>", "255"},
+		{"(sint<8>) (int<4>) 8", "int<8>", "248"},
+		{"(int<8>) (int<4>) 8", "int<8>", "8"},
+		{"(int<4>) 8 /s (int<4>) 15", "int<4>", "8"},
+		{"(int<4>) 8 %s (int<4>) 15", "int<4>", "0"},
+		{"(int<4>) 9 %s (int<4>) 2", "int<4>", "15"},
+		{"(int<4>) 9 >>s 1", "int<4>", "12"},
+		{"(int<4>) 9 >> 7", "int<4>", "0"},
+		{"(int<4>) 9 >>s 70", "int<4>", "15"},
+		{"(int<4>) 9 << 3", "int<4>", "8"},
+		{"~(int<4>) 9", "int<4>", "6"},
+		{"-(int<4>) 9", "int<4>", "7"},
+		{"(int<4>) ((0 - 7) / 2 * 2 + 1 % 2)", "int<4>", "11"},
+		{"(int<4>) (~5 & 12)", "int<4>", "8"},
+		{"(int<4>) (1 << 3 >> 1)", "int<4>", "4"},
+		{"(bool) (int<4>) 16", "bool", "false"},
+		{"(int<4>) 9 <s (int<4>) 1", "bool", "true"},
+		{"(int<4>) 9 < (int<4>) 1", "bool", "false"},
+		{"true ? (int<4>) 3 : 5", "int<4>", "3"},
+		{"x / (int<4>) 0", "int<4>", ""},
+		{"(int<4>) 3 / (int<4>) 0", "int<4>", ""},
+		{"true ? 3 : x", "int<4>", ""},
+	} {
+		src := decls + "proc main() { " + tc.typ + " r = " + tc.expr + "; }\nstart main();\n"
+		u, err := checkMode("c.pds", []byte(src), parser.COperators)
+		if err != nil {
+			t.Errorf("%s: %v", tc.expr, err)
+			continue
+		}
+		spec := u.ast.Decls[len(u.ast.Decls)-2].(*ast.ProcDecl).Body.List[0].(*ast.DeclStmt).Decl.Specs[0]
+		got := ""
+		if v := u.info.Types[spec.Value].Value; v != nil {
+			got = v.String()
+		}
+		if got != tc.want {
+			t.Errorf("%s: got constant %q want %q", tc.expr, got, tc.want)
+		}
+	}
+}
+
+// A division by zero is an error label of kind DivZero at the operator,
+// which the program reaches like an index out of range: in a step, a
+// condition, an argument, a return, an atomic body (after the effects
+// before it) and the index of a call's target. CompileTree compiles a
+// tree another reader built.
+func TestDivisionByZeroLabels(t *testing.T) {
+	src := `int<4> g = ?;
+int<4> a[2];
+proc f(int<4> p) : int<4> { return 8 /s p; }
+proc main() {
+  int<4> r = 9 % g;
+  if (7 / g == 1) { skip; }
+  r = f(g - 1);
+  atomic { a[0] = 1; r = a[0] / (g - 2); }
+  a[1 / (g - 3)] = f(1);
+}
+start main();
+`
+	file := token.NewFile("z.pds", len(src))
+	f, errs := parser.ParseFile(file, []byte(src), parser.COperators)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	n, err := CompileTree(file, []byte(src), f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, l := range n.Labels {
+		if l.Kind == pds.DivZero {
+			labels = append(labels, fmt.Sprintf("%d:%d %s", l.Pos.Line, l.Pos.Col, l.Message))
+		}
+	}
+	want := []string{"3:38 division by zero: 8 /s p", "5:16 division by zero: 9 % g", "6:9 division by zero: 7 / g",
+		"8:31 division by zero: a[0] / (g - 2)", "9:7 division by zero: 1 / (g - 3)"}
+	sort.Strings(labels)
+	if strings.Join(labels, "\n") != strings.Join(want, "\n") {
+		t.Errorf("division labels:\n%s\nwant\n%s", strings.Join(labels, "\n"), strings.Join(want, "\n"))
+	}
+	res, err := explicit.Explore(n, explicit.Options{Contexts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, v := range res.Violations {
+		found = append(found, fmt.Sprintf("%s@%d", v.Label.Kind, v.Label.Pos.Line))
+	}
+	sort.Strings(found)
+	if got := strings.Join(found, " "); got != "division by zero@3 division by zero@5 division by zero@8 division by zero@9" {
+		t.Errorf("violations: %s", got)
+	}
+	differential(t, "z.pds", src, diffOptions{Contexts: 1, COps: true})
 }
