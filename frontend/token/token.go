@@ -49,7 +49,8 @@ const (
 	COLON     // :
 
 	// The operators below are C's: the C reader (frontend/c) builds them
-	// into the tree; the .pds language does not spell them.
+	// into the tree; the .pds language does not spell them (the tests'
+	// notation parser.COperators does).
 	QUO   // /
 	REM   // %
 	AND   // &

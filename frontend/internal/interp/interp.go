@@ -9,7 +9,10 @@
 // its thread. A frame's control point is the statement to run next (found
 // by walking the tree upwards), the end of its procedure, a call waiting
 // for its callee, or a dead end (a failed assertion, an index out of
-// range, a start beyond the thread bound).
+// range, a division by zero, a start beyond the thread bound). It also
+// runs the nodes only readers build (frontend/doc.go), with an
+// implementation of its own: it shares no arithmetic with the checker's
+// constant folding or the compiler's circuits.
 package interp
 
 import (
