@@ -34,7 +34,13 @@
 // expression. Arithmetic on Vecs (Add, Sub, Mul) is modular in the width of
 // the wider operand (the narrower is widened with zeros); [Manager.Assign]
 // truncates or widens its right-hand side to the target's width, as the
-// input language does. Comparisons are unsigned.
+// input language does. Comparisons are unsigned. For the C reader's
+// operators vec.go adds bitwise operations (AndVec, OrVec, XorVec,
+// NotVec), shifts by a constant (ShlConst, ShrConst: wiring only) and by a
+// variable amount (Shl, Shr: a barrel shifter), unsigned and signed
+// division (DivMod, SDivMod: restoring division), sign extension
+// (SignExtend, wiring only) and signed comparisons (SLt, SLe, SGt, SGe),
+// which read their operands as two's complement numbers.
 //
 // # Errors and limits
 //

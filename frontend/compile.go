@@ -32,7 +32,7 @@ func (x cell) typ() pds.Type {
 // stands for and, for a return label of its own, where it continues.
 type point struct {
 	node  ast.Node // the statement, declarator, *ast.ProcDecl (end) or error site
-	tag   string   // "stmt", "end", "ret", "assert", "bounds"
+	tag   string   // "stmt", "end", "ret", "assert", "bounds", "div"
 	alias *pds.Label
 	oob   []*pds.Label // for "ret": error label of $oob value k+1
 	proc  *procState
@@ -146,7 +146,7 @@ func (c *compiler) build() error {
 		ps := c.procs[c.info.ProcOf(s.Call)]
 		args := make([]uint64, len(s.Call.Args))
 		for j, a := range s.Call.Args {
-			args[j] = types.Uint64(c.info.Types[a].Value)
+			args[j] = constCode(c.info.Types[a].Value, ps.p.Params[j].Type.Bits)
 		}
 		c.b.Thread(fmt.Sprintf("thread%d", i), pds.Call(ps.p, args...))
 	}
@@ -220,7 +220,7 @@ func (c *compiler) declare() {
 		case *ast.Wildcard:
 			init.Any = true
 		default:
-			init.Value = types.Uint64(c.info.Types[val].Value)
+			init.Value = constCode(c.info.Types[val].Value, t.Bits)
 		}
 		for _, name := range elements(v) {
 			g := c.b.Global(name, t, init, c.pos(v.Spec.Name))
@@ -298,18 +298,22 @@ func maxReceiveSites(body *ast.BlockStmt) int {
 	return k
 }
 
+// countIndex returns the number of error sites in e: index expressions,
+// divisions and remainders.
 func countIndex(e ast.Expr) int {
-	switch e := e.(type) {
-	case *ast.IndexExpr:
-		return 1 + countIndex(e.Index)
-	case *ast.ParenExpr:
-		return countIndex(e.X)
-	case *ast.UnaryExpr:
-		return countIndex(e.X)
-	case *ast.BinaryExpr:
-		return countIndex(e.X) + countIndex(e.Y)
-	}
-	return 0
+	k := 0
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			k++
+		case *ast.BinaryExpr:
+			if n.Op == token.QUO || n.Op == token.REM {
+				k++
+			}
+		}
+		return true
+	})
+	return k
 }
 
 // ----------------------------------------------------------------------------
@@ -371,6 +375,11 @@ func (c *compiler) errLabel(site ast.Node) *pds.Label {
 		n := len(c.cells(c.info.VarOf(site)))
 		l = c.b.ErrorLabel(ps.p, name, pds.Bounds, fmt.Sprintf("index out of range: %s (size %d)", c.srcText(site), n), pos)
 		c.points[l] = &point{node: site, tag: "bounds", proc: ps}
+	case *ast.BinaryExpr: // a division or remainder by zero
+		pos = c.u.file.Position(site.OpPos)
+		name := c.uniqueName(fmt.Sprintf("%s.L%d.div", ps.p.Name, pos.Line))
+		l = c.b.ErrorLabel(ps.p, name, pds.DivZero, "division by zero: "+c.srcText(site), pos)
+		c.points[l] = &point{node: site, tag: "div", proc: ps}
 	default:
 		panic(fmt.Sprintf("frontend: error site %T", site))
 	}
@@ -715,4 +724,12 @@ func (c *compiler) constVec(tv types.TypeAndValue) bdd.Vec {
 		}
 	}
 	return c.m.ConstVec(types.Uint64(tv.Value), w)
+}
+
+// constCode returns a constant stored into a variable of the given width:
+// its code, truncated (a constant with a width, which the C reader's
+// conversions make, may be wider than its target; a constant without one
+// fits).
+func constCode(v constant.Value, bits int) uint64 {
+	return types.Uint64(v) & (^uint64(0) >> (64 - bits))
 }

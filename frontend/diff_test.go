@@ -10,6 +10,8 @@ import (
 
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/internal/interp"
+	"github.com/cbreach/cbreach/frontend/parser"
+	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/cbreach/cbreach/pds"
 	"github.com/cbreach/cbreach/pds/explicit"
 )
@@ -32,6 +34,7 @@ type diffOptions struct {
 	MaxThreads int
 	MaxConfigs int
 	NoSym      bool // compile atomic bodies by composition only
+	COps       bool // parse with parser.COperators
 }
 
 // diffResult is what both sides reached, in observable form.
@@ -210,7 +213,11 @@ func compareRuns(net, in *diffResult) string {
 // skipped when either side reached more than MaxConfigs configurations.
 func differential(t testing.TB, name, src string, o diffOptions) (skipped bool) {
 	t.Helper()
-	u, err := check(name, []byte(src), true)
+	mode := parser.AllErrors
+	if o.COps {
+		mode |= parser.COperators
+	}
+	u, err := checkMode(name, []byte(src), mode)
 	if err != nil {
 		t.Fatalf("%s does not compile:\n%v\n%s", name, err, numbered(src))
 	}
@@ -301,6 +308,44 @@ func TestDifferentialRandom(t *testing.T) {
 	t.Logf("%d programs compared, %d skipped (more than %d configurations)", compared, skipped, 20000)
 	if *flagSeed < 0 && compared < 300 {
 		t.Errorf("only %d random programs compared; want at least 300", compared)
+	}
+}
+
+// TestDifferentialRandomC is the random differential campaign over
+// programs that use the nodes only readers build too (genOptions.cops):
+// C's operators with their divisions by zero, conversions and
+// conditionals in conditions, indices, arguments, initializers, returns
+// and atomic bodies. The long tier (CBREACH_LONG=1) runs more seeds and
+// seeds drawn from the campaign seed; -seed N reruns one.
+func TestDifferentialRandomC(t *testing.T) {
+	seeds := tier.Seeds(t, 150, 1500, 500)
+	if *flagSeed >= 0 {
+		seeds = []uint64{uint64(*flagSeed)}
+	}
+	compared, skipped := 0, 0
+	for _, seed := range seeds {
+		g, d := randomOptions(int64(seed))
+		g.cops, d.COps = true, true
+		src := genProgram(rand.New(rand.NewSource(int64(seed))), g)
+		name := fmt.Sprintf("cseed%d.pds", seed)
+		ok := t.Run(name, func(t *testing.T) {
+			if differential(t, name, src, d) {
+				skipped++
+			} else {
+				compared++
+			}
+			if seed%4 == 0 && strings.Contains(src, "atomic") {
+				d.NoSym = true
+				differential(t, name+"(composition)", src, d)
+			}
+		})
+		if !ok {
+			t.Logf("rerun with: go test ./frontend/ -run TestDifferentialRandomC -seed %d", seed)
+		}
+	}
+	t.Logf("%d programs compared, %d skipped (more than %d configurations)", compared, skipped, 20000)
+	if *flagSeed < 0 && compared < len(seeds)*9/10 {
+		t.Errorf("only %d of %d random programs compared", compared, len(seeds))
 	}
 }
 

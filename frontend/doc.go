@@ -102,6 +102,73 @@
 //     in any order (a cycle is an error). Enum values are constants of their
 //     enum type, in the one top-level namespace.
 //
+// # Nodes only readers build
+//
+// Another reader (the C reader, frontend/c) hands [CompileTree] a tree
+// that may hold nodes the .pds language does not spell: C's operators
+// (token.QUO / REM AND OR XOR SHL SHR in an ast.BinaryExpr, with its
+// Signed flag; token.TILDE in an ast.UnaryExpr), ast.ConvExpr and
+// ast.CondExpr. The checker, the compiler (ordinary steps, both ways of
+// compiling atomic bodies) and the interpreter of the tests implement them
+// with one meaning:
+//
+//   - Typing. The operands of & | ^ / % are integers of one width (an
+//     untyped constant takes the other's width and must fit it, as for +)
+//     or, for & | ^, two bools; the result has that type. A shift has the
+//     type of its left operand, which must have a width; the count is an
+//     integer of any width or an untyped constant (not negative). ~ keeps
+//     the width. Signed orderings type as the unsigned ones (operands of
+//     different widths are each sign-extended). A conversion takes an
+//     integer or a bool (not an enum) to int<Width>, 1 <= Width <= 32, or
+//     to bool for Width 0; a conditional needs a bool condition and two
+//     branches of one type (two ints of one width, two bools, one enum; two
+//     untyped constants only when the whole is constant).
+//   - Values. Integers are unsigned; Signed makes QUO, REM, SHR and the
+//     orderings LSS, LEQ, GTR, GEQ read both operands as two's complement
+//     of their width: division truncates toward zero, the remainder has the
+//     dividend's sign, SHR shifts the sign in. The most negative value
+//     divided by -1 wraps around: the quotient is that value, the
+//     remainder 0 (as in Go). A shift by the width or more gives 0 (SHL,
+//     unsigned SHR) or all sign bits (signed SHR); C leaves it undefined,
+//     and the C reader may check it itself. A conversion keeps the low
+//     bits when narrowing and extends with zeros, or with the sign bit when
+//     Signed (the source read as signed), when widening; a bool converts to
+//     0 or 1 (Signed or not), and a conversion to bool is X != 0.
+//   - Evaluation. Operands left to right, then the operator. Dividing
+//     (/ or %) by zero is an error the program reaches, like an index out of
+//     range: a dead end at an error label of kind pds.DivZero ("division by
+//     zero"), named "proc.L<line>.div", at the position of the operator,
+//     with the message "division by zero: <source text>". It is carried
+//     like a bounds error everywhere (errCase, the conditions of && and ||,
+//     atomic bodies with the state reached so far, $oob for a[i] = f()
+//     counts divisions of the index too). In c ? a : b only the chosen
+//     branch is evaluated: an error in the other does not happen.
+//   - Constants. Constants without a width (the .pds language's) are
+//     computed exactly, also by the new operators (division truncates;
+//     dividing by a zero constant is a compile-time error, a shift of such
+//     a constant needs a constant count, at most 512 for <<). A conversion
+//     of a constant is a constant with a width (its value wrapped to it),
+//     and an operation on a constant with a width and another constant is
+//     computed as the program would, modulo 2^width, except a division by
+//     a zero constant, which stays for the program to reach. A constant
+//     with a width may be wider than the variable it initializes or the
+//     parameter it is passed to: it is truncated, like any value. A
+//     conditional is constant when its condition and both branches are.
+//   - Circuits (package bdd, vec.go). Conversions and shifts by a constant
+//     count are wiring (no new BDD nodes); a shift by a variable count is a
+//     barrel shifter, one multiplexer stage per bit of the count below
+//     log2(width); / and % a restoring divider, whose BDDs, like those of
+//     *, grow fast with the width of two variable operands (values computed
+//     from constants, as in atomic bodies, stay small); signed division
+//     divides the magnitudes and negates.
+//
+// Tests spell these nodes with parser.COperators, a parser mode for
+// readers' tests that the .pds reader never sets: C's operators at C's
+// precedence, the signed operators /s %s >>s <s <=s >s >=s (an s right
+// after the operator, not followed by a letter, digit or _), c ? a : b,
+// and the conversions (int<8>) x, (sint<8>) x (x sign-extended) and
+// (bool) x.
+//
 // # Compilation
 //
 // Declarations first (the Builder's first phase): one pds.Global per global
@@ -146,11 +213,13 @@
 //	start f(args);                   a fork rule (the child's locals in L'')
 //
 // Expressions are evaluated into bit vectors over the current copies
-// (bdd.Vec), together with the list of bounds errors the evaluation may
-// meet, each with the condition under which it is the first; && and ||
-// guard the errors of their right operand with the value of the left, so
-// i < 4 && a[i] never reports one. An index gets a bounds error only if
-// some value of its width is out of range.
+// (bdd.Vec), together with the list of errors the evaluation may meet
+// (bounds errors, and divisions by zero of the nodes only readers build),
+// each with the condition under which it is the first; && and || guard the
+// errors of their right operand with the value of the left, so
+// i < 4 && a[i] never reports one (and c ? a : b those of each branch with
+// the condition). An index gets a bounds error only if some value of its
+// width is out of range.
 //
 // # The BDD order
 //
@@ -163,8 +232,9 @@
 // makes a copy x = y 2^W wide. So the compiler orders by the program's
 // relation graph (order.go): a union-find over the globals puts two
 // globals into one cluster when an expression combines them bit by bit
-// (the operands of +, -, *, ==, !=, <, <=, >, >=; an assignment's target
-// and the variables its value carries; an array and its index), and the
+// (the operands of +, -, *, ==, !=, <, <=, >, >= and of C's operators;
+// the branches of a conditional; an assignment's target and the variables
+// its value carries; an array and its index), and the
 // clusters become the layout's order groups (pds.Global.Group,
 // bdd.Layout.Group), one after the other, numbered by their first global
 // in declaration order. Comparisons, && and || yield one bit and carry no
@@ -246,6 +316,13 @@
 // turns forks into slot wake-ups for the symbolic engine.
 //
 // # Testing
+//
+// The nodes only readers build have tests of their own (cops_test.go):
+// every operator, conversion and conditional on every pair of 1-, 3- and
+// 4-bit operands and on random and edge 8-, 16- and 32-bit ones, compiled
+// and interpreted, against Go's arithmetic; the checker's errors; and a
+// random differential campaign whose programs use them
+// (TestDifferentialRandomC, larger with CBREACH_LONG=1).
 //
 // testdata/errors holds one invalid program per error class with
 // /* ERROR "text" */ markers (TestErrors checks message and position);

@@ -107,11 +107,17 @@ type unit struct {
 // check parses and checks src. On errors it returns an ErrorList, sorted
 // and truncated to MaxErrors unless all are asked for.
 func check(filename string, src []byte, all bool) (*unit, error) {
-	file := token.NewFile(filename, len(src))
 	mode := parser.Mode(0)
 	if all {
 		mode = parser.AllErrors
 	}
+	return checkMode(filename, src, mode)
+}
+
+// checkMode is check with a parser mode (tests: parser.COperators).
+func checkMode(filename string, src []byte, mode parser.Mode) (*unit, error) {
+	all := mode&parser.AllErrors != 0
+	file := token.NewFile(filename, len(src))
 	f, errs := parser.ParseFile(file, src, mode)
 	if len(errs) == 0 {
 		var info *types.Info

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"errors"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"testing"
@@ -120,4 +121,39 @@ func walk(f *ast.File, fn func(ast.Node)) {
 			return true
 		})
 	}
+}
+
+// FuzzCompileCOperators is FuzzCompile in the notation of the nodes only
+// readers build (parser.COperators), seeded with generated programs that
+// use them.
+func FuzzCompileCOperators(f *testing.F) {
+	addCorpus(f)
+	for seed := int64(1); seed <= 8; seed++ {
+		g, _ := randomOptions(seed)
+		g.cops = true
+		f.Add([]byte(genProgram(rand.New(rand.NewSource(seed)), g)))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		u, err := checkMode("fuzz.pds", src, parser.COperators)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 || len(list) > 11 {
+				t.Fatalf("bad error list: %v", err)
+			}
+			return
+		}
+		if stateBits(u.info) > 40 {
+			return // wide divisions of variables are slow by nature
+		}
+		c, err := compile(u, Options{Limits: bdd.Limits{MaxNodes: 1 << 20}})
+		if err != nil {
+			if errors.Is(err, bdd.ErrNodeLimit) {
+				return
+			}
+			t.Fatalf("compile: %v", err)
+		}
+		if err := c.net.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -72,6 +72,10 @@ type genOptions struct {
 	maxStmts   int  // statements per block
 	maxDepth   int  // nesting of statements
 	anyGlobals bool // globals may be initialized with ?
+	// cops draws the nodes only readers build too (C's operators,
+	// conversions, conditionals), spelled as parser.COperators reads
+	// them. Without it the draws are those of the .pds language alone.
+	cops bool
 }
 
 type gen struct {
@@ -178,6 +182,9 @@ func fit(e iexpr, w int) iexpr {
 
 func (g *gen) intExpr(depth int) iexpr {
 	intT := gtype{kind: tInt}
+	if g.o.cops && depth > 0 && g.chance(0.35) {
+		return g.cIntExpr(depth)
+	}
 	for {
 		switch g.pick(8) {
 		case 0:
@@ -235,6 +242,93 @@ func (g *gen) intExpr(depth int) iexpr {
 	}
 }
 
+// typed gives a constant a width of 1 to 3 bits by a conversion (the
+// value wraps around); other expressions have one.
+func (g *gen) typed(e iexpr) iexpr {
+	if !e.c {
+		return e
+	}
+	w := 1 + g.pick(3)
+	return iexpr{s: fmt.Sprintf("((%s<%d>) %s)", []string{"int", "sint"}[g.pick(2)], w, e.s), w: w}
+}
+
+// sameWidth brings two operands to one width: a constant fits the other
+// operand, a narrower operand is converted (zero- or sign-extended).
+func (g *gen) sameWidth(l, r iexpr) (iexpr, iexpr) {
+	switch {
+	case l.c && r.c:
+		l = g.typed(l)
+		r = fit(r, l.w)
+	case l.c:
+		l = fit(l, r.w)
+	case r.c:
+		r = fit(r, l.w)
+	case l.w != r.w:
+		conv := []string{"int", "sint"}[g.pick(2)]
+		if g.chance(0.5) {
+			r = iexpr{s: fmt.Sprintf("((%s<%d>) %s)", conv, l.w, r.s), w: l.w}
+		} else {
+			l = iexpr{s: fmt.Sprintf("((%s<%d>) %s)", conv, r.w, l.s), w: r.w}
+		}
+	}
+	return l, r
+}
+
+// cIntExpr draws an integer expression with a node only readers build at
+// its root.
+func (g *gen) cIntExpr(depth int) iexpr {
+	switch g.pick(6) {
+	case 0, 1: // & | ^ / % and signed / %: operands of one width
+		op := []string{"/", "%", "&", "|", "^", "/s", "%s"}[g.pick(7)]
+		l, r := g.sameWidth(g.intExpr(depth-1), g.intExpr(depth-1))
+		return iexpr{s: "(" + l.s + " " + op + " " + r.s + ")", w: max(l.w, r.w)}
+	case 2: // shifts: the count of any width
+		op := []string{"<<", ">>", ">>s"}[g.pick(3)]
+		l := g.typed(g.intExpr(depth - 1))
+		r := g.intExpr(depth - 1)
+		return iexpr{s: "(" + l.s + " " + op + " " + r.s + ")", w: l.w}
+	case 3:
+		x := g.typed(g.intExpr(depth - 1))
+		return iexpr{s: "(~" + x.s + ")", w: x.w}
+	case 4: // conversions, narrowing or widening, of an int or a bool
+		w := 1 + g.pick(3)
+		conv := []string{"int", "sint"}[g.pick(2)]
+		if g.chance(0.2) {
+			return iexpr{s: fmt.Sprintf("((%s<%d>) %s)", conv, w, g.boolExpr(depth-1)), w: w}
+		}
+		return iexpr{s: fmt.Sprintf("((%s<%d>) %s)", conv, w, g.intExpr(depth-1).s), w: w}
+	default: // a conditional: the branch not chosen is not evaluated
+		c := g.boolExpr(depth - 1)
+		l, r := g.sameWidth(g.intExpr(depth-1), g.intExpr(depth-1))
+		return iexpr{s: "(" + c + " ? " + l.s + " : " + r.s + ")", w: max(l.w, r.w)}
+	}
+}
+
+// cBoolExpr draws a bool expression with a node only readers build at its
+// root.
+func (g *gen) cBoolExpr(depth int) string {
+	switch g.pick(4) {
+	case 0: // signed orderings; operands of different widths are
+		// sign-extended
+		l, r := g.intExpr(depth-1), g.intExpr(depth-1)
+		switch {
+		case l.c && r.c:
+		case l.c:
+			l = fit(l, r.w)
+		case r.c:
+			r = fit(r, l.w)
+		}
+		op := []string{"<s", "<=s", ">s", ">=s"}[g.pick(4)]
+		return "(" + l.s + " " + op + " " + r.s + ")"
+	case 1:
+		op := []string{"&", "|", "^"}[g.pick(3)]
+		return "(" + g.boolExpr(depth-1) + " " + op + " " + g.boolExpr(depth-1) + ")"
+	case 2:
+		return "((bool) " + g.intExpr(depth-1).s + ")"
+	}
+	return "(" + g.boolExpr(depth-1) + " ? " + g.boolExpr(depth-1) + " : " + g.boolExpr(depth-1) + ")"
+}
+
 // index returns an index for an array of n elements, sometimes out of
 // range, sometimes guarded.
 func (g *gen) index(depth, n int) string { return g.indexExpr(depth, n).s }
@@ -252,6 +346,9 @@ func (g *gen) indexExpr(depth, n int) iexpr {
 
 func (g *gen) boolExpr(depth int) string {
 	boolT := gtype{kind: tBool}
+	if g.o.cops && depth > 0 && g.chance(0.3) {
+		return g.cBoolExpr(depth)
+	}
 	for {
 		switch g.pick(10) {
 		case 0:
@@ -313,6 +410,9 @@ func (g *gen) boolExpr(depth int) string {
 
 func (g *gen) enumExpr(e *genum, depth int) string {
 	t := gtype{kind: tEnum, enum: e}
+	if g.o.cops && depth > 0 && g.chance(0.2) {
+		return "(" + g.boolExpr(depth-1) + " ? " + g.enumExpr(e, depth-1) + " : " + g.enumExpr(e, depth-1) + ")"
+	}
 	switch g.pick(3) {
 	case 0:
 		if vs := g.scalars(&t); len(vs) > 0 {
@@ -435,7 +535,13 @@ func (g *gen) stmt1(depth int, ind string) (string, bool) {
 		for k := 0; k < 2+g.pick(2); k++ {
 			if as := g.arrays(nil); len(as) > 0 && g.chance(0.4) {
 				a := as[g.pick(len(as))]
+				// Plain indices: the generator knows a constant's value
+				// only without the nodes of cops (equal constant indices
+				// twice are an error).
+				cops := g.o.cops
+				g.o.cops = false
 				i := g.indexExpr(1, a.arr)
+				g.o.cops = cops
 				if i.c {
 					k := fmt.Sprintf("%s[%d]", a.name, i.v)
 					if used[k] {

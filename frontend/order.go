@@ -187,6 +187,17 @@ func (o *orderGraph) flow(e ast.Expr) []int {
 			return nil
 		}
 		return nodes
+	case *ast.ConvExpr:
+		nodes := o.flow(e.X)
+		if e.Width == 0 {
+			return nil
+		}
+		return nodes
+	case *ast.CondExpr:
+		o.flow(e.Cond)
+		nodes := append(o.flow(e.Then), o.flow(e.Else)...)
+		o.link(nodes)
+		return nodes
 	}
 	return nil
 }

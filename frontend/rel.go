@@ -11,12 +11,13 @@ import (
 	"github.com/cbreach/cbreach/pds"
 )
 
-// errCase is an out-of-range index met while evaluating: the index
-// expression and the condition (over the current values) under which it is
-// the first error of the evaluation. The conditions of one evaluation are
-// mutually exclusive.
+// errCase is an error met while evaluating: an out-of-range index (site
+// is the *ast.IndexExpr) or a division or remainder by zero (site is the
+// *ast.BinaryExpr), and the condition (over the current values) under
+// which it is the first error of the evaluation. The conditions of one
+// evaluation are mutually exclusive.
 type errCase struct {
-	site *ast.IndexExpr
+	site ast.Expr
 	cond bdd.Node
 }
 
@@ -66,50 +67,122 @@ func (c *compiler) expr(e ast.Expr) ev {
 		return c.index(e)
 	case *ast.UnaryExpr:
 		x := c.expr(e.X)
-		if e.Op == token.NOT {
+		switch e.Op {
+		case token.NOT:
 			return ev{v: bdd.Vec{m.Not(x.v[0])}, errs: x.errs}
+		case token.TILDE:
+			return ev{v: m.NotVec(m.Resize(x.v, tv.Type.Bits())), errs: x.errs}
 		}
 		w := tv.Type.Bits()
 		return ev{v: m.Sub(m.ConstVec(0, w), m.Resize(x.v, w)), errs: x.errs}
 	case *ast.BinaryExpr:
+		return c.binary(e, tv)
+	case *ast.ConvExpr:
 		x := c.expr(e.X)
-		y := c.expr(e.Y)
-		ok := c.okOf(x.errs)
-		switch e.Op {
-		case token.LAND:
-			return ev{v: bdd.Vec{m.And(x.v[0], y.v[0])}, errs: c.seq(x.errs, m.And(ok, x.v[0]), y.errs)}
-		case token.LOR:
-			return ev{v: bdd.Vec{m.Or(x.v[0], y.v[0])}, errs: c.seq(x.errs, m.Diff(ok, x.v[0]), y.errs)}
+		if e.Width == 0 {
+			return ev{v: bdd.Vec{m.Ne(x.v, m.ConstVec(0, len(x.v)))}, errs: x.errs}
 		}
-		errs := c.seq(x.errs, ok, y.errs)
-		var r bdd.Node
-		switch e.Op {
-		case token.ADD, token.SUB, token.MUL:
-			w := tv.Type.Bits()
-			a, b := m.Resize(x.v, w), m.Resize(y.v, w)
-			switch e.Op {
-			case token.ADD:
-				return ev{v: m.Add(a, b), errs: errs}
-			case token.SUB:
-				return ev{v: m.Sub(a, b), errs: errs}
-			}
-			return ev{v: m.Mul(a, b), errs: errs}
-		case token.EQL:
-			r = m.Eq(x.v, y.v)
-		case token.NEQ:
-			r = m.Ne(x.v, y.v)
-		case token.LSS:
-			r = m.Lt(x.v, y.v)
-		case token.LEQ:
-			r = m.Le(x.v, y.v)
-		case token.GTR:
-			r = m.Gt(x.v, y.v)
-		case token.GEQ:
-			r = m.Ge(x.v, y.v)
+		if b, ok := c.info.Types[e.X].Type.(*types.Basic); ok && b.Kind == types.Int && e.Signed {
+			return ev{v: m.SignExtend(x.v, e.Width), errs: x.errs}
 		}
-		return ev{v: bdd.Vec{r}, errs: errs}
+		return ev{v: m.Resize(x.v, e.Width), errs: x.errs}
+	case *ast.CondExpr:
+		// Only the chosen branch is evaluated: the errors of each branch
+		// are guarded by the condition.
+		cond := c.expr(e.Cond)
+		x := c.expr(e.Then)
+		y := c.expr(e.Else)
+		ok := c.okOf(cond.errs)
+		errs := c.seq(cond.errs, m.And(ok, cond.v[0]), x.errs)
+		errs = c.seq(errs, m.Diff(ok, cond.v[0]), y.errs)
+		w := tv.Type.Bits()
+		return ev{v: m.IteVec(cond.v[0], m.Resize(x.v, w), m.Resize(y.v, w)), errs: errs}
 	}
 	panic(fmt.Sprintf("frontend: unexpected expression %T", e))
+}
+
+// binary evaluates X op Y (not constant), of type tv.Type.
+func (c *compiler) binary(e *ast.BinaryExpr, tv types.TypeAndValue) ev {
+	m := c.m
+	x := c.expr(e.X)
+	y := c.expr(e.Y)
+	ok := c.okOf(x.errs)
+	switch e.Op {
+	case token.LAND:
+		return ev{v: bdd.Vec{m.And(x.v[0], y.v[0])}, errs: c.seq(x.errs, m.And(ok, x.v[0]), y.errs)}
+	case token.LOR:
+		return ev{v: bdd.Vec{m.Or(x.v[0], y.v[0])}, errs: c.seq(x.errs, m.Diff(ok, x.v[0]), y.errs)}
+	}
+	errs := c.seq(x.errs, ok, y.errs)
+	w := tv.Type.Bits()
+	switch e.Op {
+	case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR:
+		a, b := m.Resize(x.v, w), m.Resize(y.v, w)
+		var r bdd.Vec
+		switch e.Op {
+		case token.ADD:
+			r = m.Add(a, b)
+		case token.SUB:
+			r = m.Sub(a, b)
+		case token.MUL:
+			r = m.Mul(a, b)
+		case token.AND:
+			r = m.AndVec(a, b)
+		case token.OR:
+			r = m.OrVec(a, b)
+		default:
+			r = m.XorVec(a, b)
+		}
+		return ev{v: r, errs: errs}
+	case token.QUO, token.REM:
+		a, b := m.Resize(x.v, w), m.Resize(y.v, w)
+		// Dividing by zero is an error of its own, after the operands'.
+		if zero := m.And(c.okOf(errs), m.Eq(b, m.ConstVec(0, w))); !zero.IsFalse() {
+			errs = append(append([]errCase(nil), errs...), errCase{e, zero})
+		}
+		var q, r bdd.Vec
+		if e.Signed {
+			q, r = m.SDivMod(a, b)
+		} else {
+			q, r = m.DivMod(a, b)
+		}
+		if e.Op == token.QUO {
+			return ev{v: q, errs: errs}
+		}
+		return ev{v: r, errs: errs}
+	case token.SHL, token.SHR:
+		a := m.Resize(x.v, w)
+		var r bdd.Vec
+		if yv := c.info.Types[e.Y].Value; yv != nil {
+			k, _ := constUint(yv)
+			if e.Op == token.SHL {
+				r = m.ShlConst(a, k)
+			} else {
+				r = m.ShrConst(a, k, e.Signed)
+			}
+		} else if e.Op == token.SHL {
+			r = m.Shl(a, y.v)
+		} else {
+			r = m.Shr(a, y.v, e.Signed)
+		}
+		return ev{v: r, errs: errs}
+	}
+	var r bdd.Node
+	switch e.Op {
+	case token.EQL:
+		r = m.Eq(x.v, y.v)
+	case token.NEQ:
+		r = m.Ne(x.v, y.v)
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+		cmp := map[token.Token]func(a, b bdd.Vec) bdd.Node{token.LSS: m.Lt, token.LEQ: m.Le, token.GTR: m.Gt, token.GEQ: m.Ge}
+		if e.Signed {
+			cmp = map[token.Token]func(a, b bdd.Vec) bdd.Node{token.LSS: m.SLt, token.LEQ: m.SLe, token.GTR: m.SGt, token.GEQ: m.SGe}
+		}
+		r = cmp[e.Op](x.v, y.v)
+	default:
+		panic(fmt.Sprintf("frontend: unexpected operator %s", e.Op))
+	}
+	return ev{v: bdd.Vec{r}, errs: errs}
 }
 
 // fitsBits reports whether k < 2^w.

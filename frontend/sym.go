@@ -17,8 +17,8 @@ import (
 // merges the branches' values with if-then-else; an if (?) splits the
 // path. At the end, the relation is the disjunction over paths of
 // guard AND (x' == value of x, for every written x) AND (everything else
-// unchanged); an error (a failed assert, an index out of range) gives the
-// same relation for the state at the point of the error.
+// unchanged); an error (a failed assert, an index out of range, a
+// division by zero) gives the same relation for the state at the point of the error.
 //
 // x = ? makes x's value its own after-copy x', unconstrained but for the
 // validity of an enum: later reads of x then read x', which is exact as

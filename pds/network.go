@@ -170,18 +170,19 @@ func (p *Proc) Uses(i int) bool { return i < len(p.uses) && p.uses[i] }
 type LabelKind uint8
 
 const (
-	Normal LabelKind = iota
-	Assert           // a failed assertion
-	Bounds           // an index out of range
-	Cutoff           // a start beyond the thread bound: the search is cut off
+	Normal  LabelKind = iota
+	Assert            // a failed assertion
+	Bounds            // an index out of range
+	Cutoff            // a start beyond the thread bound: the search is cut off
+	DivZero           // a division or remainder by zero (the C reader's / and %)
 )
 
 func (k LabelKind) String() string {
-	return [...]string{"normal", "assert", "bounds", "cutoff"}[k]
+	return [...]string{"normal", "assert", "bounds", "cutoff", "division by zero"}[k]
 }
 
 // IsError reports whether reaching a label of this kind is a violation.
-func (k LabelKind) IsError() bool { return k == Assert || k == Bounds }
+func (k LabelKind) IsError() bool { return k == Assert || k == Bounds || k == DivZero }
 
 // Label is a control point of a procedure: the label part of a stack symbol.
 type Label struct {

@@ -9,6 +9,7 @@ package parser
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/scanner"
@@ -18,8 +19,20 @@ import (
 // Mode controls the parser.
 type Mode uint
 
-// AllErrors reports every error, not only the first ten.
-const AllErrors Mode = 1 << iota
+const (
+	// AllErrors reports every error, not only the first ten.
+	AllErrors Mode = 1 << iota
+	// COperators accepts, for the tests of the nodes only readers build
+	// (frontend/doc.go, "Nodes only readers build"), a notation for them
+	// that the .pds language does not have: C's operators / % & | ^ << >>
+	// and ~ with C's precedence, the signed operators /s %s >>s <s <=s >s
+	// >=s (scanner.COperators), the conditional c ? a : b (lowest
+	// precedence, grouping to the right), and the conversions (int<N>) x,
+	// (sint<N>) x (x read as signed: sign-extended) and (bool) x, which
+	// bind like unary operators; N is a literal, and sint is reserved
+	// after '('. Readers' tests use it; the .pds reader never does.
+	COperators
+)
 
 type bailout struct{}
 
@@ -54,7 +67,11 @@ func ParseFile(file *token.File, src []byte, mode Mode) (f *ast.File, errs scann
 		p.errors.Sort()
 		errs = p.errors
 	}()
-	p.scanner.Init(file, src, p.scanError)
+	var smode scanner.Mode
+	if mode&COperators != 0 {
+		smode = scanner.COperators
+	}
+	p.scanner.InitMode(file, src, p.scanError, smode)
 	p.next()
 	f = p.parseFile()
 	return f, errs
@@ -117,6 +134,9 @@ func (p *parser) tokText() string {
 		return p.lit
 	case token.EOF:
 		return ""
+	}
+	if p.tok.IsOperator() {
+		return p.tok.String() + p.lit // a signed operator's suffix s
 	}
 	return p.tok.String()
 }
@@ -520,7 +540,19 @@ func (p *parser) parseCall(fun *ast.Ident) *ast.CallExpr {
 // ----------------------------------------------------------------------------
 // Expressions
 
-func (p *parser) parseExpr() ast.Expr { return p.parseBinaryExpr(token.LowestPrec + 1) }
+func (p *parser) parseExpr() ast.Expr {
+	x := p.parseBinaryExpr(token.LowestPrec + 1)
+	if p.mode&COperators == 0 || p.tok != token.QUEST {
+		return x
+	}
+	p.enter()
+	defer p.leave()
+	p.next()
+	c := &ast.CondExpr{Cond: x, Then: p.parseExpr()}
+	p.expect(token.COLON)
+	c.Else = p.parseExpr()
+	return c
+}
 
 func (p *parser) parseBinaryExpr(prec int) ast.Expr {
 	p.enter()
@@ -534,10 +566,10 @@ func (p *parser) parseBinaryExpr(prec int) ast.Expr {
 			return x
 		}
 		p.enter() // the tree grows one level deeper on the left
-		pos := p.pos
+		pos, signed := p.pos, p.lit == "s"
 		p.next()
 		y := p.parseBinaryExpr(oprec + 1)
-		x = &ast.BinaryExpr{X: x, OpPos: pos, Op: op, Y: y}
+		x = &ast.BinaryExpr{X: x, OpPos: pos, Op: op, Y: y, Signed: signed}
 	}
 }
 
@@ -557,7 +589,7 @@ func (p *parser) leave() { p.nest-- }
 
 func (p *parser) parseUnaryExpr() ast.Expr {
 	var ops []*ast.UnaryExpr
-	for p.tok == token.NOT || p.tok == token.SUB {
+	for p.tok == token.NOT || p.tok == token.SUB || p.tok == token.TILDE {
 		ops = append(ops, &ast.UnaryExpr{OpPos: p.pos, Op: p.tok})
 		p.next()
 	}
@@ -595,6 +627,9 @@ func (p *parser) parsePrimary() ast.Expr {
 	case token.LPAREN:
 		x := &ast.ParenExpr{Lparen: p.pos}
 		p.next()
+		if p.mode&COperators != 0 && (p.tok == token.INT || p.tok == token.BOOL || p.tok == token.IDENT && p.lit == "sint") {
+			return p.parseConversion()
+		}
 		x.X = p.parseExpr()
 		x.Rparen = p.pos
 		p.expect(token.RPAREN)
@@ -603,4 +638,32 @@ func (p *parser) parsePrimary() ast.Expr {
 	pos := p.pos
 	p.errorExpected(pos, "expression")
 	return &ast.BadExpr{From: pos, To: pos}
+}
+
+// parseConversion parses, under COperators, the rest of (int<N>) x,
+// (sint<N>) x or (bool) x after the '('.
+func (p *parser) parseConversion() ast.Expr {
+	c := &ast.ConvExpr{}
+	switch p.tok {
+	case token.BOOL:
+		p.next()
+	default:
+		c.Signed = p.tok == token.IDENT
+		p.next()
+		p.expect(token.LSS)
+		if p.tok == token.NUMBER {
+			w, err := strconv.ParseInt(p.lit, 0, 32)
+			if err != nil || w < 1 {
+				p.error(p.pos, "the width of a conversion must be a number from 1 (write (bool) x for a conversion to bool)")
+			}
+			c.Width = int(w)
+		}
+		p.expect(token.NUMBER)
+		p.expect(token.GTR)
+	}
+	p.expect(token.RPAREN)
+	p.enter()
+	c.X = p.parseUnaryExpr()
+	p.leave()
+	return c
 }

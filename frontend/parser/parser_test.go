@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,7 +42,21 @@ func exprString(e ast.Expr) string {
 	case *ast.UnaryExpr:
 		return "(" + e.Op.String() + exprString(e.X) + ")"
 	case *ast.BinaryExpr:
-		return "(" + exprString(e.X) + " " + e.Op.String() + " " + exprString(e.Y) + ")"
+		op := e.Op.String()
+		if e.Signed {
+			op += "s"
+		}
+		return "(" + exprString(e.X) + " " + op + " " + exprString(e.Y) + ")"
+	case *ast.ConvExpr:
+		switch {
+		case e.Width == 0:
+			return "(bool)" + exprString(e.X)
+		case e.Signed:
+			return fmt.Sprintf("(sint<%d>)%s", e.Width, exprString(e.X))
+		}
+		return fmt.Sprintf("(int<%d>)%s", e.Width, exprString(e.X))
+	case *ast.CondExpr:
+		return "(" + exprString(e.Cond) + " ? " + exprString(e.Then) + " : " + exprString(e.Else) + ")"
 	}
 	return "BAD"
 }
@@ -132,5 +147,63 @@ func TestDeepNesting(t *testing.T) {
 	src = "proc main() {" + strings.Repeat("{", 5000) + strings.Repeat("}", 5000) + "}"
 	if _, _, errs = parse(t, src); !strings.Contains(errs, "nested too deeply") {
 		t.Errorf("got %q", errs)
+	}
+}
+
+// COperators: C's operators with C's precedence, the signed suffix, the
+// conditional and the conversions; without the mode the same text is
+// refused as the .pds language refuses it.
+func TestCOperators(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a | b ^ c & d == e", "(a | (b ^ (c & (d == e))))"},
+		{"a || b | c && d", "(a || ((b | c) && d))"},
+		{"a < b << c + d", "(a < (b << (c + d)))"},
+		{"a * b / c % d", "(((a * b) / c) % d)"},
+		{"a /s b %s c >>s d", "(((a /s b) %s c) >>s d)"},
+		{"a <s b == a >=s b", "((a <s b) == (a >=s b))"},
+		{"a <=s b || a >s b", "((a <=s b) || (a >s b))"},
+		{"a / s", "(a / s)"},
+		{"a /sx", "(a / sx)"},
+		{"a >> 1", "(a >> 1)"},
+		{"~a & ~-b", "((~a) & (~(-b)))"},
+		{"c ? a : b ? d : e", "(c ? a : (b ? d : e))"},
+		{"c || d ? a + 1 : b", "((c || d) ? (a + 1) : b)"},
+		{"(int<8>) a + 1", "((int<8>)a + 1)"},
+		{"(sint<0x10>) -a", "(sint<16>)(-a)"},
+		{"(bool) (int<3>) a[i]", "(bool)(int<3>)a[(i)]"},
+		{"(a) + sint", "(a + sint)"},
+	} {
+		file := token.NewFile("p.pds", len("const C = "+tc.in+";"))
+		f, errs := ParseFile(file, []byte("const C = "+tc.in+";"), COperators)
+		if len(errs) > 0 {
+			t.Errorf("%s: %v", tc.in, errs)
+			continue
+		}
+		got := exprString(f.Decls[0].(*ast.ConstDecl).Value)
+		if got != strings.ReplaceAll(tc.want, "[(i)]", "[i]") {
+			t.Errorf("%s: got %s want %s", tc.in, got, tc.want)
+		}
+	}
+	for _, in := range []string{"a / b", "a % b", "a & b", "a | b", "a ^ b", "~a", "a << b", "c ? a : b", "(int<8>) a"} {
+		if _, _, errs := parse(t, "const C = "+in+";"); errs == "" {
+			t.Errorf("%s parses without COperators", in)
+		}
+	}
+	for _, in := range []string{"(int<0>) a", "(int<a>) b", "(sint<8> a", "c ? a", "(int<8>)"} {
+		file := token.NewFile("p.pds", len("const C = "+in+";"))
+		if _, errs := ParseFile(file, []byte("const C = "+in+";"), COperators); len(errs) == 0 {
+			t.Errorf("%s parses", in)
+		}
+	}
+	// Nesting stays capped.
+	for _, src := range []string{
+		"const C = " + strings.Repeat("c ? a : ", 5000) + "b;",
+		"const C = " + strings.Repeat("(int<8>) ", 5000) + "b;",
+		"const C = " + strings.Repeat("~", 5000) + "b;",
+	} {
+		file := token.NewFile("p.pds", len(src))
+		if _, errs := ParseFile(file, []byte(src), COperators); len(errs) == 0 || !strings.Contains(errs.Error(), "nested too deeply") {
+			t.Errorf("deep nesting: got %v", errs)
+		}
 	}
 }

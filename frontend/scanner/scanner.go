@@ -14,11 +14,23 @@ import (
 // position of the offending text.
 type ErrorHandler func(pos token.Pos, msg string)
 
+// Mode selects what the scanner accepts beyond the .pds language.
+type Mode uint
+
+// COperators makes the scanner accept C's operators, which the .pds
+// language does not spell, for the tests of the nodes only readers build
+// (parser.COperators): / % & | ^ << >> ~, and the signed variants /s %s
+// >>s <s <=s >s >=s, an s right after the operator and not followed by a
+// letter, digit or _ (so x /s y divides signed, x / s divides by s). The
+// signed token comes back with the text "s".
+const COperators Mode = 1 << iota
+
 // Scanner holds the scanning state. Use Init, then call Scan until EOF.
 type Scanner struct {
 	file *token.File
 	src  []byte
 	err  ErrorHandler
+	mode Mode
 
 	ch       rune // current byte, -1 at end
 	offset   int  // offset of ch
@@ -37,10 +49,15 @@ const bom = "\xEF\xBB\xBF"
 // is skipped (positions still count its bytes, as go/scanner's do); one
 // anywhere else is an invalid character.
 func (s *Scanner) Init(file *token.File, src []byte, err ErrorHandler) {
+	s.InitMode(file, src, err, 0)
+}
+
+// InitMode is Init with a mode.
+func (s *Scanner) InitMode(file *token.File, src []byte, err ErrorHandler, mode Mode) {
 	if file.Size() != len(src) {
 		panic(fmt.Sprintf("scanner: file size %d does not match source length %d", file.Size(), len(src)))
 	}
-	*s = Scanner{file: file, src: src, err: err}
+	*s = Scanner{file: file, src: src, err: err, mode: mode}
 	if bytes.HasPrefix(src, []byte(bom)) {
 		s.rdOffset = len(bom)
 	}
@@ -140,6 +157,11 @@ func (s *Scanner) Scan() (pos token.Pos, tok token.Token, lit string) {
 		}
 		return t1
 	}
+	if s.mode&COperators != 0 {
+		if tok, lit, ok := s.cOperator(ch); ok {
+			return pos, tok, lit
+		}
+	}
 	switch ch {
 	case '+':
 		tok = token.ADD
@@ -204,6 +226,66 @@ func (s *Scanner) Scan() (pos token.Pos, tok token.Token, lit string) {
 		tok, lit = token.ILLEGAL, string(s.src[start:s.offset])
 	}
 	return pos, tok, lit
+}
+
+// cOperator scans, under COperators, the operator that starts with ch
+// (already consumed) if it is one of C's or may take the suffix s; ok is
+// false for the other characters.
+func (s *Scanner) cOperator(ch rune) (tok token.Token, lit string, ok bool) {
+	switch ch {
+	case '&':
+		tok = token.AND
+		if s.ch == '&' {
+			s.next()
+			tok = token.LAND
+		}
+	case '|':
+		tok = token.OR
+		if s.ch == '|' {
+			s.next()
+			tok = token.LOR
+		}
+	case '^':
+		tok = token.XOR
+	case '~':
+		tok = token.TILDE
+	case '/':
+		tok = token.QUO
+	case '%':
+		tok = token.REM
+	case '<':
+		switch s.ch {
+		case '<':
+			s.next()
+			return token.SHL, "", true
+		case '=':
+			s.next()
+			tok = token.LEQ
+		default:
+			tok = token.LSS
+		}
+	case '>':
+		switch s.ch {
+		case '>':
+			s.next()
+			tok = token.SHR
+		case '=':
+			s.next()
+			tok = token.GEQ
+		default:
+			tok = token.GTR
+		}
+	default:
+		return 0, "", false
+	}
+	switch tok {
+	case token.QUO, token.REM, token.SHR, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		if next := rune(s.peek()); s.ch == 's' && !isLetter(next) && !isDigit(next) {
+			s.next()
+			lit = "s"
+		}
+	}
+	return tok, lit, true
 }
 
 func (s *Scanner) number(start int) (token.Pos, token.Token, string) {

@@ -67,13 +67,15 @@ func TestScanByteOrderMark(t *testing.T) {
 
 // scanAll returns the tokens of src as "line:col:TOKlit" and the errors as
 // "error line:col: msg".
-func scanAll(src string) (toks, errs []string) {
+func scanAll(src string) (toks, errs []string) { return scanMode(src, 0) }
+
+func scanMode(src string, mode Mode) (toks, errs []string) {
 	file := token.NewFile("s.pds", len(src))
 	var s Scanner
-	s.Init(file, []byte(src), func(pos token.Pos, msg string) {
+	s.InitMode(file, []byte(src), func(pos token.Pos, msg string) {
 		p := file.Position(pos)
 		errs = append(errs, fmt.Sprintf("error %d:%d: %s", p.Line, p.Col, msg))
-	})
+	}, mode)
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -81,5 +83,31 @@ func scanAll(src string) (toks, errs []string) {
 		}
 		p := file.Position(pos)
 		toks = append(toks, fmt.Sprintf("%d:%d:%s%s", p.Line, p.Col, tok, lit))
+	}
+}
+
+// COperators: C's operators and the signed suffix; comments still start
+// with / and the .pds operators are unchanged.
+func TestScanCOperators(t *testing.T) {
+	src := "a/b%c&d|e^~f<<g>>h && || a /s b %s c >>s d <s e <=s f >s g >=s h < s <=sx / s//c\n/* */>"
+	got, errs := scanMode(src, COperators)
+	want := "1:1:IDENTa 1:2:/ 1:3:IDENTb 1:4:% 1:5:IDENTc 1:6:& 1:7:IDENTd 1:8:| 1:9:IDENTe 1:10:^ 1:11:~ 1:12:IDENTf " +
+		"1:13:<< 1:15:IDENTg 1:16:>> 1:18:IDENTh 1:20:&& 1:23:|| 1:26:IDENTa 1:28:/s 1:31:IDENTb 1:33:%s 1:36:IDENTc " +
+		"1:38:>>s 1:42:IDENTd 1:44:<s 1:47:IDENTe 1:49:<=s 1:53:IDENTf 1:55:>s 1:58:IDENTg 1:60:>=s 1:64:IDENTh " +
+		"1:66:< 1:68:IDENTs 1:70:<= 1:72:IDENTsx 1:75:/ 1:77:IDENTs 2:6:>"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got\n%s\nwant\n%s", g, want)
+	}
+	if len(errs) > 0 {
+		t.Errorf("errors: %v", errs)
+	}
+	// Without the mode, C's operators stay errors.
+	for _, src := range []string{"/", "%", "&", "|", "^", "~"} {
+		if _, errs := scanAll(src); len(errs) != 1 {
+			t.Errorf("%q: got %v, want one error", src, errs)
+		}
+	}
+	if got, _ := scanAll("a<<b>>c"); strings.Join(got, " ") != "1:1:IDENTa 1:2:< 1:3:< 1:4:IDENTb 1:5:> 1:6:> 1:7:IDENTc" {
+		t.Errorf("<< >> without the mode: %v", got)
 	}
 }

@@ -49,7 +49,8 @@ const (
 	COLON     // :
 
 	// The operators below are C's: the C reader (frontend/c) builds them
-	// into the tree; the .pds language does not spell them.
+	// into the tree; the .pds language does not spell them (the tests'
+	// notation parser.COperators does).
 	QUO   // /
 	REM   // %
 	AND   // &
@@ -154,25 +155,34 @@ func (t Token) String() string {
 // Lowest and highest operator precedence.
 const (
 	LowestPrec  = 0
-	HighestPrec = 7 // unary operators
+	HighestPrec = 11 // unary operators
 )
 
 // Precedence returns the precedence of a binary operator, LowestPrec for
-// other tokens.
+// other tokens. The levels are C's; the .pds language spells only || &&
+// == != < <= > >= + - *, whose relative order they keep.
 func (t Token) Precedence() int {
 	switch t {
 	case LOR:
 		return 1
 	case LAND:
 		return 2
-	case EQL, NEQ:
+	case OR:
 		return 3
-	case LSS, LEQ, GTR, GEQ:
+	case XOR:
 		return 4
-	case ADD, SUB:
+	case AND:
 		return 5
-	case MUL, QUO, REM:
+	case EQL, NEQ:
 		return 6
+	case LSS, LEQ, GTR, GEQ:
+		return 7
+	case SHL, SHR:
+		return 8
+	case ADD, SUB:
+		return 9
+	case MUL, QUO, REM:
+		return 10
 	}
 	return LowestPrec
 }

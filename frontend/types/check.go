@@ -231,7 +231,7 @@ func (c *checker) constInt(e ast.Expr, what string) (int64, bool) {
 	if x.mode == invalid {
 		return 0, false
 	}
-	if !isInt(x.typ) || !isUntyped(x.typ) {
+	if !isInt(x.typ) {
 		c.errorf(e.Pos(), "%s must be an integer constant, not %s", what, x.typ)
 		return 0, false
 	}

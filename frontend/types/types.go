@@ -352,8 +352,24 @@ func writeExpr(b *strings.Builder, e ast.Expr) {
 		writeExpr(b, e.X)
 	case *ast.BinaryExpr:
 		writeExpr(b, e.X)
-		b.WriteString(" " + e.Op.String() + " ")
+		b.WriteString(" " + opString(e.Op, e.Signed) + " ")
 		writeExpr(b, e.Y)
+	case *ast.ConvExpr:
+		switch {
+		case e.Width == 0:
+			b.WriteString("(bool)")
+		case e.Signed:
+			fmt.Fprintf(b, "(sint<%d>)", e.Width)
+		default:
+			fmt.Fprintf(b, "(int<%d>)", e.Width)
+		}
+		writeExpr(b, e.X)
+	case *ast.CondExpr:
+		writeExpr(b, e.Cond)
+		b.WriteString(" ? ")
+		writeExpr(b, e.Then)
+		b.WriteString(" : ")
+		writeExpr(b, e.Else)
 	default:
 		b.WriteString("_")
 	}

@@ -9,7 +9,10 @@
 // its thread. A frame's control point is the statement to run next (found
 // by walking the tree upwards), the end of its procedure, a call waiting
 // for its callee, or a dead end (a failed assertion, an index out of
-// range, a start beyond the thread bound).
+// range, a division by zero, a start beyond the thread bound). It also
+// runs the nodes only readers build (frontend/doc.go), with an
+// implementation of its own: it shares no arithmetic with the checker's
+// constant folding or the compiler's circuits.
 package interp
 
 import (
@@ -27,16 +30,26 @@ type Kind int
 
 // The kinds of control points.
 const (
-	Stmt   Kind = iota // about to run Node (a statement or a declarator)
-	End                // at the end of the procedure (Node: *ast.ProcDecl)
-	Wait               // waiting for the callee of the call statement Node
-	Assert             // dead end: the assertion Node failed
-	Bounds             // dead end: the index expression Node was out of range
-	Cutoff             // dead end: the start Node found every thread slot taken
+	Stmt    Kind = iota // about to run Node (a statement or a declarator)
+	End                 // at the end of the procedure (Node: *ast.ProcDecl)
+	Wait                // waiting for the callee of the call statement Node
+	Assert              // dead end: the assertion Node failed
+	Bounds              // dead end: the index expression Node was out of range
+	Cutoff              // dead end: the start Node found every thread slot taken
+	DivZero             // dead end: the division or remainder Node divided by zero
 )
 
 func (k Kind) String() string {
-	return [...]string{"stmt", "end", "wait", "assert", "bounds", "cutoff"}[k]
+	return [...]string{"stmt", "end", "wait", "assert", "bounds", "cutoff", "div"}[k]
+}
+
+// errPoint is the dead end of an evaluation error at site: an index out of
+// range (an *ast.IndexExpr) or a division by zero (an *ast.BinaryExpr).
+func errPoint(site ast.Expr) Point {
+	if _, ok := site.(*ast.BinaryExpr); ok {
+		return Point{site, DivZero}
+	}
+	return Point{site, Bounds}
 }
 
 // Point is a control point.
@@ -246,8 +259,9 @@ func (p *Program) ref(w world, v *types.Var) ([]uint64, int) {
 	return w.l, p.lOff[v]
 }
 
-// eval evaluates e; a non-nil site is the first index out of range.
-func (p *Program) eval(e ast.Expr, w world) (uint64, *ast.IndexExpr) {
+// eval evaluates e; a non-nil site is the first error met: an index out
+// of range (*ast.IndexExpr) or a division by zero (*ast.BinaryExpr).
+func (p *Program) eval(e ast.Expr, w world) (uint64, ast.Expr) {
 	tv := p.Info.Types[e]
 	if tv.Value != nil {
 		return types.Uint64(tv.Value), nil
@@ -270,10 +284,34 @@ func (p *Program) eval(e ast.Expr, w world) (uint64, *ast.IndexExpr) {
 		if site != nil {
 			return 0, site
 		}
-		if e.Op == token.NOT {
+		switch e.Op {
+		case token.NOT:
 			return 1 - x, nil
+		case token.TILDE:
+			return ^x & mask(tv.Type.Bits()), nil
 		}
 		return -x & mask(tv.Type.Bits()), nil
+	case *ast.ConvExpr:
+		x, site := p.eval(e.X, w)
+		if site != nil {
+			return 0, site
+		}
+		if e.Width == 0 {
+			return b2u(x != 0), nil
+		}
+		if b, ok := p.Info.Types[e.X].Type.(*types.Basic); ok && b.Kind == types.Int && e.Signed {
+			return uint64(signed(x, b.Width)) & mask(e.Width), nil
+		}
+		return x & mask(e.Width), nil
+	case *ast.CondExpr:
+		c, site := p.eval(e.Cond, w)
+		if site != nil {
+			return 0, site
+		}
+		if c == 1 {
+			return p.eval(e.Then, w)
+		}
+		return p.eval(e.Else, w)
 	case *ast.BinaryExpr:
 		x, site := p.eval(e.X, w)
 		if site != nil {
@@ -295,39 +333,95 @@ func (p *Program) eval(e ast.Expr, w world) (uint64, *ast.IndexExpr) {
 		if site != nil {
 			return 0, site
 		}
-		b := func(v bool) uint64 {
-			if v {
-				return 1
-			}
-			return 0
-		}
-		m := mask(tv.Type.Bits())
-		switch e.Op {
-		case token.ADD:
-			return (x + y) & m, nil
-		case token.SUB:
-			return (x - y) & m, nil
-		case token.MUL:
-			return (x * y) & m, nil
-		case token.EQL:
-			return b(x == y), nil
-		case token.NEQ:
-			return b(x != y), nil
-		case token.LSS:
-			return b(x < y), nil
-		case token.LEQ:
-			return b(x <= y), nil
-		case token.GTR:
-			return b(x > y), nil
-		case token.GEQ:
-			return b(x >= y), nil
-		}
+		return p.binary(e, tv.Type, x, y)
 	}
 	panic(fmt.Sprintf("interp: cannot evaluate %T", e))
 }
 
+func b2u(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// signed reads the low w bits of v as a two's complement number.
+func signed(v uint64, w int) int64 {
+	v &= mask(w)
+	if v>>(w-1)&1 == 1 {
+		return int64(v) - int64(1)<<w
+	}
+	return int64(v)
+}
+
+// binary applies the operator of e to the values x and y of its operands;
+// t is e's type. The site is e for a division by zero.
+func (p *Program) binary(e *ast.BinaryExpr, t types.Type, x, y uint64) (uint64, ast.Expr) {
+	m := mask(t.Bits())
+	xw, yw := p.Info.Types[e.X].Type.Bits(), p.Info.Types[e.Y].Type.Bits()
+	sx, sy := signed(x, max(xw, 1)), signed(y, max(yw, 1))
+	switch e.Op {
+	case token.ADD:
+		return (x + y) & m, nil
+	case token.SUB:
+		return (x - y) & m, nil
+	case token.MUL:
+		return (x * y) & m, nil
+	case token.AND:
+		return x & y, nil
+	case token.OR:
+		return x | y, nil
+	case token.XOR:
+		return x ^ y, nil
+	case token.QUO, token.REM:
+		if y == 0 {
+			return 0, e
+		}
+		switch {
+		case !e.Signed && e.Op == token.QUO:
+			return x / y, nil
+		case !e.Signed:
+			return x % y, nil
+		case e.Op == token.QUO:
+			return uint64(sx/sy) & m, nil // Go wraps MinInt64 / -1 too
+		}
+		return uint64(sx%sy) & m, nil
+	case token.SHL:
+		if y >= 64 {
+			return 0, nil
+		}
+		return (x << y) & m, nil
+	case token.SHR:
+		if e.Signed {
+			return uint64(sx>>min(y, 63)) & m, nil
+		}
+		if y >= 64 {
+			return 0, nil
+		}
+		return x >> y, nil
+	case token.EQL:
+		return b2u(x == y), nil
+	case token.NEQ:
+		return b2u(x != y), nil
+	}
+	if e.Signed {
+		x, y = uint64(sx)^1<<63, uint64(sy)^1<<63 // the signed order as unsigned
+	}
+	switch e.Op {
+	case token.LSS:
+		return b2u(x < y), nil
+	case token.LEQ:
+		return b2u(x <= y), nil
+	case token.GTR:
+		return b2u(x > y), nil
+	case token.GEQ:
+		return b2u(x >= y), nil
+	}
+	panic(fmt.Sprintf("interp: cannot evaluate operator %s", e.Op))
+}
+
 // indexOf evaluates the index of a[i] and checks its range.
-func (p *Program) indexOf(e *ast.IndexExpr, w world) (int, *ast.IndexExpr) {
+func (p *Program) indexOf(e *ast.IndexExpr, w world) (int, ast.Expr) {
 	n := uint64(p.Info.VarOf(e).Type().(*types.Array).Len)
 	var k uint64
 	if tv := p.Info.Types[e.Index]; tv.Value != nil {
@@ -366,8 +460,8 @@ type result struct {
 	err    Point // when failed
 }
 
-func boundsErr(w world, site *ast.IndexExpr) []result {
-	return []result{{w: w, status: failed, err: Point{site, Bounds}}}
+func evalErr(w world, site ast.Expr) []result {
+	return []result{{w: w, status: failed, err: errPoint(site)}}
 }
 
 // store writes v, truncated, into cell k of variable x.
@@ -386,9 +480,9 @@ func (p *Program) assign(s *ast.AssignStmt, w world) []result {
 		x := p.Info.VarOf(s.Lhs[0])
 		k := 0
 		if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
-			var site *ast.IndexExpr
+			var site ast.Expr
 			if k, site = p.indexOf(ix, w); site != nil {
-				return boundsErr(w, site)
+				return evalErr(w, site)
 			}
 		}
 		var out []result
@@ -403,7 +497,7 @@ func (p *Program) assign(s *ast.AssignStmt, w world) []result {
 	for i, r := range s.Rhs {
 		v, site := p.eval(r, w)
 		if site != nil {
-			return boundsErr(w, site)
+			return evalErr(w, site)
 		}
 		vals[i] = v
 	}
@@ -412,7 +506,7 @@ func (p *Program) assign(s *ast.AssignStmt, w world) []result {
 		if ix, ok := l.(*ast.IndexExpr); ok {
 			k, site := p.indexOf(ix, w)
 			if site != nil {
-				return boundsErr(w, site)
+				return evalErr(w, site)
 			}
 			ks[i] = k
 		}
@@ -452,7 +546,7 @@ func (p *Program) declare(spec *ast.VarSpec, w world) []result {
 	default:
 		v, site := p.eval(init, w)
 		if site != nil {
-			return boundsErr(w, site)
+			return evalErr(w, site)
 		}
 		w2 := w.clone()
 		p.store(w2, x, 0, v)
@@ -465,7 +559,7 @@ func (p *Program) check(s *ast.AssertStmt, w world) []result {
 	v, site := p.eval(s.X, w)
 	switch {
 	case site != nil:
-		return boundsErr(w, site)
+		return evalErr(w, site)
 	case v == 1:
 		return []result{{w: w}}
 	case s.Tok == token.ASSERT:
@@ -525,7 +619,7 @@ func (p *Program) atomicStmt(s ast.Stmt, w world) []result {
 		} else {
 			v, site := p.eval(s.Cond, w)
 			if site != nil {
-				return boundsErr(w, site)
+				return evalErr(w, site)
 			}
 			if v == 1 {
 				branches = []ast.Stmt{s.Then}

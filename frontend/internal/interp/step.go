@@ -25,7 +25,7 @@ func (p *Program) Initial() []Config {
 				anyCount = append(anyCount, count(v.Type()))
 			}
 		default:
-			base.Globals[off] = types.Uint64(p.Info.Types[init].Value)
+			base.Globals[off] = types.Uint64(p.Info.Types[init].Value) & mask(v.Type().Bits())
 		}
 	}
 	for _, s := range p.Info.Starts {
@@ -127,10 +127,10 @@ func (p *Program) Successors(c Config, t, maxThreads, maxDepth int) (out []Confi
 	case *ast.ReturnStmt:
 		var v uint64
 		if s.Result != nil {
-			var site *ast.IndexExpr
+			var site ast.Expr
 			v, site = p.eval(s.Result, w)
 			if site != nil {
-				emit(move(w, Point{site, Bounds}))
+				emit(move(w, errPoint(site)))
 				break
 			}
 			v &= mask(top.Proc.Result.Bits())
@@ -163,7 +163,7 @@ func (p *Program) Successors(c Config, t, maxThreads, maxDepth int) (out []Confi
 	case *ast.StartStmt:
 		args, site := p.args(s.Call, w)
 		if site != nil {
-			emit(move(w, Point{site, Bounds}))
+			emit(move(w, errPoint(site)))
 			break
 		}
 		if len(c.Threads) >= maxThreads {
@@ -189,7 +189,7 @@ func (p *Program) branch(cond ast.Expr, w world, then, els Point, move func(worl
 	v, site := p.eval(cond, w)
 	switch {
 	case site != nil:
-		emit(move(w, Point{site, Bounds}))
+		emit(move(w, errPoint(site)))
 	case v == 1:
 		emit(move(w, then))
 	default:
@@ -197,7 +197,7 @@ func (p *Program) branch(cond ast.Expr, w world, then, els Point, move func(worl
 	}
 }
 
-func (p *Program) args(call *ast.CallExpr, w world) ([]uint64, *ast.IndexExpr) {
+func (p *Program) args(call *ast.CallExpr, w world) ([]uint64, ast.Expr) {
 	args := make([]uint64, len(call.Args))
 	for i, a := range call.Args {
 		v, site := p.eval(a, w)
@@ -216,7 +216,7 @@ func (p *Program) call(c Config, t int, call *ast.CallExpr, w world, move func(w
 	node := stack[len(stack)-1].PC.Node
 	args, site := p.args(call, w)
 	if site != nil {
-		emit(move(w, Point{site, Bounds}))
+		emit(move(w, errPoint(site)))
 		return false
 	}
 	if len(stack)+1 > maxDepth {
@@ -247,9 +247,9 @@ func (p *Program) ret(c Config, t int, v uint64, emit func(Config)) {
 	case *ast.AssignStmt:
 		x = p.Info.VarOf(s.Lhs[0])
 		if ix, ok := s.Lhs[0].(*ast.IndexExpr); ok {
-			var site *ast.IndexExpr
+			var site ast.Expr
 			if k, site = p.indexOf(ix, w); site != nil {
-				caller.PC = Point{site, Bounds}
+				caller.PC = errPoint(site)
 				emit(d)
 				return
 			}
