@@ -188,7 +188,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	jobs := make([]suite.Job, 0, len(files))
 	bad := 0
 	for _, f := range files {
-		t, warnings, err := suite.ReadFile(f)
+		tasks, warnings, err := suite.ReadFile(f)
 		for _, w := range warnings {
 			fmt.Fprintln(stderr, w)
 		}
@@ -197,7 +197,9 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 			bad++
 			continue
 		}
-		jobs = append(jobs, suite.Prepare(t, s))
+		for _, t := range tasks {
+			jobs = append(jobs, suite.Prepare(t, s))
+		}
 	}
 	if bad > 0 {
 		fmt.Fprintf(stderr, "cbreach suite: %s; nothing was run\n", plural.Count(bad, "malformed task file"))
