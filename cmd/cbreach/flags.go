@@ -16,6 +16,7 @@ import (
 	"github.com/cbreach/cbreach/cbr"
 	"github.com/cbreach/cbreach/cbr/engines"
 	"github.com/cbreach/cbreach/pds"
+	"github.com/cbreach/cbreach/pds/diag"
 	"github.com/spf13/pflag"
 )
 
@@ -416,20 +417,26 @@ func (c *config) limits(ctx context.Context) (context.Context, func(), error) {
 }
 
 // loadFailed reports an input that could not be read: a limit while
-// compiling (nothing was analysed: UNKNOWN), an internal error, or bad
-// input.
+// compiling, or a construct the reader refuses to analyse
+// (diag.Unsupported: the reason says what and where), both UNKNOWN with
+// nothing analysed; an internal error; or bad input.
 func (c *config) loadFailed(stdout, stderr io.Writer, in *input, opts cbr.Options, err error) int {
-	if !bdd.IsLimit(err) {
-		if isInternal(err) {
-			return c.fail(stdout, stderr, exitInternal, err.Error())
-		}
+	reason := ""
+	switch _, unsupported := diag.IsUnsupported(err); {
+	case bdd.IsLimit(err):
+		reason = cbr.Reason(err) + " while compiling " + c.file
+	case unsupported:
+		reason, err = err.Error(), nil // not a limit
+	case isInternal(err):
+		return c.fail(stdout, stderr, exitInternal, err.Error())
+	default:
 		return c.fail(stdout, stderr, exitUsage, err.Error())
 	}
 	bound, unit, _ := opts.Check(c.entry.Name, c.entry.Units...)
 	if c.unbounded {
 		bound = 0 // none reached
 	}
-	r := c.entry.Unanalysed(c.settings, bound, unit, cbr.Reason(err)+" while compiling "+c.file, err)
+	r := c.entry.Unanalysed(c.settings, bound, unit, reason, err)
 	report(stdout, in, c, r)
 	return exitUnknown
 }

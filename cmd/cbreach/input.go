@@ -7,6 +7,7 @@ import (
 	"github.com/cbreach/cbreach/pds/diag"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -30,10 +31,16 @@ type readerFlags struct {
 	own    map[string]*bool   // the readers' own flags (--cuba), by reader
 	files  map[string]*string // the companions' flags (--init), by flag
 	reader *readers.Reader    // the reader the flags name; nil: the suffix chooses
+	// dataModel is --data-model: the C data model of an SV-COMP task
+	// (readers.Options.DataModel); "" for the reader's default.
+	dataModel string
 }
 
+// dataModels are the values of --data-model, SV-COMP's data models.
+var dataModels = []string{"ILP32", "LP64"}
+
 func init() {
-	longFlags = append(longFlags, "format")
+	longFlags = append(longFlags, "format", "data-model")
 	for _, r := range readers.All {
 		if r.Flag != "" {
 			longFlags = append(longFlags, r.Flag)
@@ -59,6 +66,7 @@ func addReaderFlags(fs *pflag.FlagSet, f *readerFlags) {
 			f.own[r.Name] = fs.Bool(r.Flag, false, fmt.Sprintf("same as --format %s: %s", r.Name, r.Doc))
 		}
 	}
+	fs.StringVar(&f.dataModel, "data-model", "", "the C data model `MODEL` of an SV-COMP task, "+readers.Or(dataModels)+" (its options' data_model), for a reader of C; readers of other formats ignore it (default: the reader's own)")
 	for _, r := range readers.All {
 		for _, c := range r.Companions {
 			if f.files[c.Flag] == nil {
@@ -71,6 +79,9 @@ func addReaderFlags(fs *pflag.FlagSet, f *readerFlags) {
 // check looks the reader the flags name up, and checks that they name one
 // and give only its files.
 func (f *readerFlags) check() error {
+	if f.dataModel != "" && !slices.Contains(dataModels, f.dataModel) {
+		return fmt.Errorf("--data-model: want %s, got %q", readers.Or(dataModels), f.dataModel)
+	}
 	var named []string
 	if f.format != "" {
 		r, err := readers.Lookup(f.format)
@@ -206,7 +217,7 @@ func load(ctx context.Context, file string, c *config) (*input, error) {
 	}
 	open := func(name string) ([]byte, error) { return readFile(name, c.stdin) }
 	got, err := readers.Load(file, open, c.readers.reader, readers.Options{MaxThreads: c.maxThreads, Context: ctx,
-		Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}, Files: files})
+		Limits: bdd.Limits{MaxNodes: c.maxNodes, MaxMemory: c.memory}, Files: files, DataModel: c.readers.dataModel})
 	if got != nil {
 		in.reader = got.Reader
 	}

@@ -61,18 +61,25 @@ type suiteConfig struct {
 func suiteUsageText(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, `Usage: cbreach suite [flags] FILES-or-DIRS...
 
-Runs task definitions (SV-COMP's format, docs/tasks.md): each .yml or
-.yaml file named, or found under a directory named, is one task: a
-program, its property with the expected verdict, and cbreach's options
-(engine, split, and the bound in contexts, rounds or preemptions). The
-tasks run on every core by default, each in a process of its own under
-the time and memory limits, or with --slurm as one Slurm job array. The
-table of results (task, expected and actual verdict, correct, wrong or
-unknown, fewest count against the expected one, time, peak memory) goes
-to standard output as Markdown, or as JSON with --json; rows are sorted
-by task file. Scores as SV-COMP: a correct true +2, a correct false +1,
-a wrong false -16, a wrong true -32, unknown 0; a false verdict with the
-wrong fewest count is wrong.
+Runs task definitions (SV-COMP's format 1.0 or 2.0, docs/tasks.md):
+each .yml or .yaml file named, or found under a directory named, is a
+program, its properties with the expected verdicts, and optionally
+options (SV-COMP's language and data_model; cbreach's engine, split, and
+the bound in contexts, rounds or preemptions). Each property with an
+expected verdict is one task, one row. Without a bound (SV-COMP's tasks)
+the run deepens it (--unbounded): true only with a proof for every
+bound, false only with a trace. A property cbreach does not check
+(no-data-race, termination, ...), an input no reader reads, or a
+construct the reader refuses gives an unknown row, status unsupported.
+The tasks run on every core by default, each in a process of its own
+under the time and memory limits, or with --slurm as one Slurm job
+array. The table of results (task, property, expected and actual
+verdict, correct, wrong or unknown, fewest count against the expected
+one, wall-clock and CPU time, peak memory), then a table by directory
+of task files, goes to standard output as Markdown, or as JSON with
+--json; rows are sorted by task file. Scores as SV-COMP: a correct true
++2, a correct false +1, a wrong false -16, a wrong true -32, unknown
+and failed 0; a false verdict with the wrong fewest count is wrong.
 
 Examples:
   cbreach suite benchmarks/tasks
@@ -84,7 +91,8 @@ Flags:
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, `
-Exit status: 0 no verdict is wrong and no task failed, 1 a verdict is
+Exit status: 0 no verdict is wrong and no task failed (unknown and
+unsupported rows are not failures), 1 a verdict is
 wrong, 2 bad usage, a malformed task file or an output file that cannot
 be written (then nothing runs), or a task that failed (status failed,
 after every other task ran and the table was printed; not with
@@ -188,7 +196,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 	jobs := make([]suite.Job, 0, len(files))
 	bad := 0
 	for _, f := range files {
-		t, warnings, err := suite.ReadFile(f)
+		tasks, warnings, err := suite.ReadFile(f)
 		for _, w := range warnings {
 			fmt.Fprintln(stderr, w)
 		}
@@ -197,7 +205,9 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer, tty 
 			bad++
 			continue
 		}
-		jobs = append(jobs, suite.Prepare(t, s))
+		for _, t := range tasks {
+			jobs = append(jobs, suite.Prepare(t, s))
+		}
 	}
 	if bad > 0 {
 		fmt.Fprintf(stderr, "cbreach suite: %s; nothing was run\n", plural.Count(bad, "malformed task file"))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cbreach/cbreach/cmd/cbreach/internal/suite"
+	"github.com/cbreach/cbreach/frontend/readers"
 	"github.com/cbreach/cbreach/internal/testkit/tier"
 	"github.com/stretchr/testify/require"
 )
@@ -89,7 +90,7 @@ func readReport(t *testing.T, out string) *suite.Report {
 func withoutMeasures(rows []suite.Row) []suite.Row {
 	out := append([]suite.Row(nil), rows...)
 	for i := range out {
-		out[i].TimeS, out[i].PeakMiB = 0, 0
+		out[i].TimeS, out[i].CPUS, out[i].PeakMiB = 0, 0, 0
 	}
 	return out
 }
@@ -117,7 +118,7 @@ func TestSuiteExamples(t *testing.T) {
 
 	md, stderr, code := runSuiteCmd(t, "--jobs", "1", "--timeout", "60s", "--csv", filepath.Join(t.TempDir(), "t.csv"), examplesTasks)
 	require.Equal(t, 0, code, stderr)
-	require.Contains(t, md, "| ../../benchmarks/tasks/examples/bluetooth-k5.yml | cbr lazy | 5 contexts | false | false | correct | 5 | 5 (matches) | done |")
+	require.Contains(t, md, "| ../../benchmarks/tasks/examples/bluetooth-k5.yml | unreach-error.prp | cbr lazy | 5 contexts | false | false | correct | 5 | 5 (matches) | done |")
 	out2, _, code := runSuiteCmd(t, "--json", "--jobs", "1", "--timeout", "60s", examplesTasks)
 	require.Equal(t, 0, code)
 	require.Equal(t, withoutMeasures(rep.Tasks), withoutMeasures(readReport(t, out2).Tasks))
@@ -242,9 +243,9 @@ func TestSuiteFailedTask(t *testing.T) {
 	writeTask(t, dir, "b-good.yml", "../../examples/recursion.pds", "expected_verdict: false\n    expected_bound: 2", "  contexts: 2\n")
 	out, stderr, code := runSuiteCmd(t, "--jobs", "1", "--timeout", "60s", dir)
 	require.Equal(t, 2, code, stderr)
-	require.Contains(t, out, "a-broken.yml | cbr lazy | 2 contexts | true | unknown | unknown |  |  | failed |")
+	require.Contains(t, out, "a-broken.yml | unreach-error.prp | cbr lazy | 2 contexts | true | unknown | unknown |  |  | failed |")
 	require.Contains(t, out, "| cbreach refused the task: ")
-	require.Contains(t, out, "b-good.yml | cbr lazy | 2 contexts | false | false | correct | 2 | 2 (matches) | done |")
+	require.Contains(t, out, "b-good.yml | unreach-error.prp | cbr lazy | 2 contexts | false | false | correct | 2 | 2 (matches) | done |")
 	require.Contains(t, out, "2 tasks: 1 correct (0 true, 1 false), 0 wrong (0 true, 0 false), 1 unknown (1 failed, 0 cancelled); score 1")
 	require.Equal(t, "cbreach suite: 1 of 2 tasks failed (status failed; the message says why)\n", stderr)
 
@@ -535,7 +536,7 @@ func TestSuiteProgressAndFiles(t *testing.T) {
 	require.Equal(t, stdout.String(), string(b))
 	b, err = os.ReadFile(csv)
 	require.NoError(t, err)
-	require.Contains(t, string(b), "b.yml,seq lazy,1 contexts,true,unknown,unknown,,,failed,0.000,0.0,0,\"engine seq counts rounds, not contexts\"\n")
+	require.Contains(t, string(b), "b.yml,unreach-error.prp,seq lazy,1 contexts,true,unknown,unknown,,,failed,0.000,0.000,0.0,0,\"engine seq counts rounds, not contexts\"\n")
 	f, err := os.Open(js)
 	require.NoError(t, err)
 	defer f.Close()
@@ -561,5 +562,66 @@ func TestSuiteFlagValues(t *testing.T) {
 		code := run(context.Background(), append([]string{"suite"}, tc.args...), &out, &errb, false)
 		require.Equal(t, suiteUsage, code, "%v", tc.args)
 		require.Equal(t, tc.msg+"\nRun 'cbreach suite -h' for usage.\n", errb.String(), "%v", tc.args)
+	}
+}
+
+// TestSuiteSVCOMP runs the task files of testdata/svcomp, in SV-COMP's
+// formats 1.0 and 2.0 with and without options, none with a bound: one row
+// per property with an expected verdict; unreach-call is checked by
+// deepening the bound (true only with a proof for every bound, false with
+// a trace), the other properties and the C program (until a reader of C)
+// are unknown rows; the table by directory adds them up. Unknown rows
+// leave the exit status 0.
+func TestSuiteSVCOMP(t *testing.T) {
+	out, stderr, code := runSuiteCmd(t, "--json", "--jobs", "2", "--timeout", "60s", "testdata/svcomp")
+	require.Equal(t, 0, code, stderr)
+	cReader := readers.BySuffix(".i") != nil // the C program runs
+	if !cReader {
+		require.Contains(t, stderr, "9 tasks: 5 correct (2 true, 3 false), 0 wrong (0 true, 0 false), 4 unknown (0 failed, 0 cancelled); score 7")
+	}
+	rep := readReport(t, out)
+	type line struct{ file, property, verdict, outcome, status, message string }
+	var got []line
+	for _, r := range rep.Tasks {
+		require.Equal(t, "cbr", r.Engine)
+		require.True(t, r.Unbounded || strings.HasSuffix(r.File, "fmt2-bounded.yml"), "%+v", r)
+		got = append(got, line{strings.TrimPrefix(r.File, "testdata/svcomp/"), r.Property, r.Verdict, r.Outcome(), r.Status, r.Message})
+		if r.Status == suite.StatusDone {
+			require.Greater(t, r.CPUS, 0.0, "%+v", r)
+			require.Greater(t, r.TimeS, 0.0, "%+v", r)
+		}
+	}
+	noData := "property not checked: CHECK( init(main()), LTL(G ! data-race) )"
+	want := []line{
+		{"c/tiny.yml", "unreach-call.prp", "unknown", "unknown", "unsupported", "no reader reads tiny.i (cbreach reads .pds or .bp)"},
+		{"fmt1-safe.yml", "unreach-call.prp", "true", "correct", "done", ""},
+		{"fmt1-violation.yml", "unreach-call.prp", "false", "correct", "done", ""},
+		{"fmt2-bounded.yml", "unreach-call.prp", "unknown", "unknown", "done", "safe within 2 contexts, not proved for every bound"},
+		{"fmt2-ilp32.yml", "unreach-call.prp", "true", "correct", "done", ""},
+		{"fmt2-ilp32.yml", "no-data-race.prp", "unknown", "unknown", "unsupported", noData},
+		{"fmt2-lp64.yml", "unreach-call.prp", "false", "correct", "done", ""},
+		{"fmt2-plain.yml", "termination.prp", "unknown", "unknown", "unsupported", "property not checked: CHECK( init(main()), LTL(F end) )"},
+		{"fmt2-plain.yml", "unreach-call.prp", "false", "correct", "done", ""},
+	}
+	if cReader {
+		require.NotEqual(t, want[0].message, got[0].message)
+		got, want = got[1:], want[1:]
+	}
+	require.Equal(t, want, got)
+	require.Equal(t, 2*2+3*1, rep.Score-rep.Tasks[0].Score)
+	dirs := rep.Directories
+	require.Len(t, dirs, 2)
+	require.Equal(t, "testdata/svcomp", dirs[0].Dir)
+	s := dirs[0].Summary
+	require.Equal(t, suite.Summary{Tasks: 8, CorrectTrue: 2, CorrectFalse: 3, Unknown: 3, Score: 7, TimeS: s.TimeS, CPUS: s.CPUS}, s)
+	require.Equal(t, "testdata/svcomp/c", dirs[1].Dir)
+
+	md, _, code := runSuiteCmd(t, "--jobs", "2", "--timeout", "60s", "testdata/svcomp")
+	require.Equal(t, 0, code)
+	require.Contains(t, md, "| testdata/svcomp/fmt1-safe.yml | unreach-call.prp | cbr lazy | none (deepened to 4 contexts) | true | true | correct |  |  | done |")
+	require.Contains(t, md, "\n| directory | tasks | correct true | correct false | unknown | failed | wrong | score | cpu (s) | wall (s) |\n")
+	require.Regexp(t, `\n\| testdata/svcomp \| 8 \| 2 \| 3 \| 3 \| 0 \| 0 \| 7 \| [0-9.]+ \| [0-9.]+ \|\n`, md)
+	if !cReader {
+		require.Regexp(t, `\n\| total \| 9 \| 2 \| 3 \| 4 \| 0 \| 0 \| 7 \| [0-9.]+ \| [0-9.]+ \|\n\n9 tasks: `, md)
 	}
 }

@@ -22,3 +22,21 @@ func CUBASuite(root string) string {
 	}
 	return ""
 }
+
+// SVConcurrency returns the folder of the SV-COMP ConcurrencySafety
+// development set (sv-benchmarks' c/pthread-* tasks, with its README.md
+// and MANIFEST.tsv), or "" when there is none: the folder
+// CBREACH_SV_CONCURRENCY names, else the project's shared working folder
+// beside the module (root is the module's root, relative to the test).
+func SVConcurrency(root string) string {
+	dirs := []string{filepath.Join(root, "..", "shared", "benchmarks", "sv-concurrency")}
+	if env := os.Getenv("CBREACH_SV_CONCURRENCY"); env != "" {
+		dirs = []string{env}
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "MANIFEST.tsv")); err == nil {
+			return d
+		}
+	}
+	return ""
+}

@@ -5,9 +5,17 @@
 //
 // The parts, by file:
 //
-//   - task.go reads a task definition (format_version 2.0: input_files,
-//     properties with expected_verdict and expected_bound, options with
-//     engine, split and one bound). The YAML is read as a node tree
+//   - task.go reads a task definition (format_version 1.0 or 2.0:
+//     input_files, properties with expected_verdict and expected_bound,
+//     in 2.0 optional options with SV-COMP's language and data_model and
+//     cbreach's engine, split and at most one bound; none deepens it).
+//     A task definition makes one Task per property with an expected
+//     verdict, as SV-COMP scores each (task, property) pair; a property
+//     cbreach does not check, or an input no reader reads, makes a Task
+//     with Skip set, an unknown row that runs nothing. property.go tells
+//     a property file by its content (ReadProperty): SV-COMP's
+//     unreach-call (reach_error or __VERIFIER_error), cbreach's bounded
+//     unreach-error and CUBA's target. The YAML is read as a node tree
 //     (go.yaml.in/yaml/v3), so that every error and warning names the
 //     line of its key; a malformed file is an *Error, an unknown key a
 //     Warning. The further options (More: all, prune, max_tuples, traces,
@@ -34,11 +42,15 @@
 //     jobs on n workers and returns the rows in the order of the jobs,
 //     whatever the order they finish in, so that a suite's table does not
 //     depend on timing but for the times and memory.
+//     Run keeps the verdicts honest: a safe answer is true only when the
+//     task asks for safety within its bound, or cbreach proved it for
+//     every bound and every number of threads (Task.NeedsProof,
+//     unproved); a violation is false only with a trace (untraced).
 //   - result.go is the Row of a task, Judge (SV-COMP's scores: a correct
 //     true +2, a correct false +1, a wrong false -16, a wrong true -32,
 //     unknown 0; a false verdict with another fewest count than the
-//     expected one is wrong), the summary, and the Markdown, CSV and JSON
-//     writers.
+//     expected one is wrong), the summary, the summaries by directory of
+//     task files (Directories), and the Markdown, CSV and JSON writers.
 //   - slurm.go runs the same jobs as one Slurm job array: the script, the
 //     jobs file the elements read, submission with sbatch --parsable,
 //     polling with squeue (no accounting assumed), and the collection of

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,23 +21,35 @@ const (
 	StatusMemory    = "memory"    // the memory limit stopped it
 	StatusFailed    = "failed"    // it could not run or gave no answer (the message says why)
 	StatusCancelled = "cancelled" // the suite was interrupted before it finished
+	// StatusUnsupported: cbreach does not check the task: its property is
+	// not one cbreach checks, no reader reads its input, or the reader
+	// refused a construct of the program (the message says which and
+	// where). Not run, or stopped before the analysis; unknown, not failed.
+	StatusUnsupported = "unsupported"
 )
 
-// The verdicts, as SV-COMP writes them: true (the property holds within
-// the bound), false (a violation), unknown.
+// The verdicts, as SV-COMP writes them: true (the property holds: for
+// every bound, or within the task's bound for UnreachError and
+// CubaTarget), false (a violation), unknown.
 const (
 	VerdictTrue    = "true"
 	VerdictFalse   = "false"
 	VerdictUnknown = "unknown"
 )
 
-// Row is the result of one task.
+// Row is the result of one task: a task file and one of its properties.
 type Row struct {
-	File            string  `json:"file"`
-	Engine          string  `json:"engine"`
-	Split           string  `json:"split,omitempty"`
-	BoundUnit       string  `json:"bound_unit"`
+	File string `json:"file"`
+	// Property is the name of the task's property_file (without its
+	// directory): unreach-call.prp.
+	Property  string `json:"property"`
+	Engine    string `json:"engine"`
+	Split     string `json:"split,omitempty"`
+	BoundUnit string `json:"bound_unit"`
+	// Bound is the task's bound; with Unbounded (no bound in the task),
+	// how far the run deepened it, 0 when it did not run.
 	Bound           int     `json:"bound"`
+	Unbounded       bool    `json:"unbounded,omitempty"`
 	ExpectedVerdict string  `json:"expected_verdict"`
 	Verdict         string  `json:"verdict"`
 	Fewest          *int    `json:"fewest"`
@@ -43,7 +58,8 @@ type Row struct {
 	Status          string  `json:"status"`
 	Correct         *bool   `json:"correct"`
 	Score           int     `json:"score"`
-	TimeS           float64 `json:"time_s"`
+	TimeS           float64 `json:"time_s"` // wall-clock time
+	CPUS            float64 `json:"cpu_s"`  // CPU time, user and system, of the task's process
 	PeakMiB         float64 `json:"peak_mib"`
 	Message         string  `json:"message,omitempty"`
 	// Figures (with Settings.Figures) are the run's work figures, from
@@ -69,7 +85,8 @@ type Figures struct {
 
 // NewRow is the row of t before it runs: its settings, no verdict.
 func NewRow(t *Task, eng, split string) Row {
-	r := Row{File: t.File, Engine: eng, Split: split, BoundUnit: t.Unit, Bound: t.Bound, ExpectedVerdict: VerdictTrue, Verdict: VerdictUnknown}
+	r := Row{File: t.File, Property: baseName(t.PropertyFile), Engine: eng, Split: split, BoundUnit: t.Unit, Bound: t.Bound, Unbounded: t.Unbounded,
+		ExpectedVerdict: VerdictTrue, Verdict: VerdictUnknown}
 	if !t.Expected {
 		r.ExpectedVerdict = VerdictFalse
 	}
@@ -78,6 +95,14 @@ func NewRow(t *Task, eng, split string) Row {
 		r.ExpectedBound = &b
 	}
 	return r
+}
+
+// baseName is the name of the file p without its directory; "" for "".
+func baseName(p string) string {
+	if p == "" {
+		return ""
+	}
+	return filepath.Base(p)
 }
 
 // Judge sets Correct, FewestMatches and Score from the verdict, as
@@ -115,7 +140,9 @@ func (r *Row) Outcome() string {
 	return "wrong"
 }
 
-// Summary counts the rows.
+// Summary counts the rows. Unknown counts every row without a verdict,
+// failed, cancelled and unsupported ones too; Failed and Cancelled
+// count those among them. The times add up the rows'.
 type Summary struct {
 	Tasks        int `json:"tasks"`
 	CorrectTrue  int `json:"correct_true"`
@@ -126,6 +153,9 @@ type Summary struct {
 	Failed       int `json:"failed"`
 	Cancelled    int `json:"cancelled"`
 	Score        int `json:"score"`
+	// TimeS and CPUS add up the rows' wall-clock and CPU times, seconds.
+	TimeS float64 `json:"time_s"`
+	CPUS  float64 `json:"cpu_s"`
 }
 
 // Wrong is the number of wrong verdicts.
@@ -137,6 +167,8 @@ func Summarize(rows []Row) Summary {
 	for i := range rows {
 		r := &rows[i]
 		s.Score += r.Score
+		s.TimeS += r.TimeS
+		s.CPUS += r.CPUS
 		switch {
 		case r.Correct == nil:
 			s.Unknown++
@@ -164,11 +196,33 @@ func (s Summary) String() string {
 		plural.Count(s.Tasks, "task"), s.CorrectTrue+s.CorrectFalse, s.CorrectTrue, s.CorrectFalse, s.Wrong(), s.WrongTrue, s.WrongFalse, s.Unknown, s.Failed, s.Cancelled, s.Score)
 }
 
+// Group is the summary of the rows of one directory of task files.
+type Group struct {
+	Dir string `json:"directory"`
+	Summary
+}
+
+// Directories sums the rows up by the directory of their task files,
+// sorted by directory.
+func Directories(rows []Row) []Group {
+	by := map[string][]Row{}
+	for _, r := range rows {
+		d := filepath.Dir(r.File)
+		by[d] = append(by[d], r)
+	}
+	out := []Group{}
+	for _, d := range slices.Sorted(maps.Keys(by)) {
+		out = append(out, Group{Dir: d, Summary: Summarize(by[d])})
+	}
+	return out
+}
+
 // Report is the object `cbreach suite --json` prints.
 type Report struct {
-	Tasks   []Row   `json:"tasks"`
-	Score   int     `json:"score"`
-	Summary Summary `json:"summary"`
+	Tasks       []Row   `json:"tasks"`
+	Score       int     `json:"score"`
+	Summary     Summary `json:"summary"`
+	Directories []Group `json:"directories"`
 }
 
 // WriteJSON writes the rows as one JSON object.
@@ -180,7 +234,7 @@ func WriteJSON(w io.Writer, rows []Row) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(Report{Tasks: rows, Score: s.Score, Summary: s})
+	return enc.Encode(Report{Tasks: rows, Score: s.Score, Summary: s, Directories: Directories(rows)})
 }
 
 // ReadJSON reads what WriteJSON wrote.
@@ -195,7 +249,10 @@ func ReadJSON(r io.Reader) (*Report, error) {
 }
 
 // columns are the columns of the Markdown and CSV tables.
-var columns = []string{"task", "engine", "bound", "expected", "verdict", "result", "fewest", "expected fewest", "status", "time (s)", "peak (MiB)", "score", "message"}
+var columns = []string{"task", "property", "engine", "bound", "expected", "verdict", "result", "fewest", "expected fewest", "status", "time (s)", "cpu (s)", "peak (MiB)", "score", "message"}
+
+// numeric are the columns of numbers, aligned right in Markdown.
+var numeric = map[string]bool{"bound": true, "fewest": true, "time (s)": true, "cpu (s)": true, "peak (MiB)": true, "score": true}
 
 func cells(r *Row) []string {
 	eng := r.Engine
@@ -212,30 +269,66 @@ func cells(r *Row) []string {
 			exp += map[bool]string{true: " (matches)", false: " (differs)"}[*r.FewestMatches]
 		}
 	}
-	return []string{r.File, eng, fmt.Sprintf("%d %s", r.Bound, r.BoundUnit), r.ExpectedVerdict, r.Verdict, r.Outcome(), fewest, exp, r.Status,
-		strconv.FormatFloat(r.TimeS, 'f', 3, 64), strconv.FormatFloat(r.PeakMiB, 'f', 1, 64), strconv.Itoa(r.Score), r.Message}
+	bound := fmt.Sprintf("%d %s", r.Bound, r.BoundUnit)
+	switch {
+	case r.Unbounded && r.Bound == 0:
+		bound = "none"
+	case r.Unbounded:
+		bound = "none (deepened to " + bound + ")"
+	}
+	return []string{r.File, r.Property, eng, bound, r.ExpectedVerdict, r.Verdict, r.Outcome(), fewest, exp, r.Status,
+		seconds(r.TimeS), seconds(r.CPUS), strconv.FormatFloat(r.PeakMiB, 'f', 1, 64), strconv.Itoa(r.Score), r.Message}
 }
 
-// WriteMarkdown writes the rows as a Markdown table, then the summary.
-func WriteMarkdown(w io.Writer, rows []Row) error {
-	var b strings.Builder
-	b.WriteString("| " + strings.Join(columns, " | ") + " |\n|")
-	for i := range columns {
-		if i == 2 || i >= 9 && i <= 11 || i == 6 {
+func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
+
+// groupColumns are the columns of the table by directory.
+var groupColumns = []string{"directory", "tasks", "correct true", "correct false", "unknown", "failed", "wrong", "score", "cpu (s)", "wall (s)"}
+
+func groupCells(dir string, s Summary) []string {
+	return []string{dir, strconv.Itoa(s.Tasks), strconv.Itoa(s.CorrectTrue), strconv.Itoa(s.CorrectFalse), strconv.Itoa(s.Unknown),
+		strconv.Itoa(s.Failed), strconv.Itoa(s.Wrong()), strconv.Itoa(s.Score), seconds(s.CPUS), seconds(s.TimeS)}
+}
+
+// markdownTable writes a Markdown table, the columns whose names
+// numeric holds aligned right.
+func markdownTable(b *strings.Builder, header []string, rows [][]string, numeric func(string) bool) {
+	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
+	for _, c := range header {
+		if numeric(c) {
 			b.WriteString("--:|")
 		} else {
 			b.WriteString("---|")
 		}
 	}
 	b.WriteString("\n")
-	for i := range rows {
-		cs := cells(&rows[i])
+	for _, cs := range rows {
 		for j, c := range cs {
 			cs[j] = strings.ReplaceAll(strings.ReplaceAll(c, "|", `\|`), "\n", " ")
 		}
 		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
 	}
-	fmt.Fprintf(&b, "\n%s\n", Summarize(rows))
+}
+
+// WriteMarkdown writes the rows as a Markdown table; then a table by
+// directory of task files (SV-COMP's counts, score and times), with a
+// last line for all of them; then the summary.
+func WriteMarkdown(w io.Writer, rows []Row) error {
+	var b strings.Builder
+	var body [][]string
+	for i := range rows {
+		body = append(body, cells(&rows[i]))
+	}
+	markdownTable(&b, columns, body, func(c string) bool { return numeric[c] })
+	b.WriteString("\n")
+	var groups [][]string
+	for _, g := range Directories(rows) {
+		groups = append(groups, groupCells(g.Dir, g.Summary))
+	}
+	sum := Summarize(rows)
+	groups = append(groups, groupCells("total", sum))
+	markdownTable(&b, groupColumns, groups, func(c string) bool { return c != "directory" })
+	fmt.Fprintf(&b, "\n%s\n", sum)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

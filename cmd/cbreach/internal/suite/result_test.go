@@ -52,12 +52,18 @@ func TestJudge(t *testing.T) {
 
 func sampleRows() []Row {
 	rows := []Row{
-		{File: "tasks/a.yml", Engine: "cbr", Split: "lazy", BoundUnit: Contexts, Bound: 5, ExpectedVerdict: VerdictFalse, Verdict: VerdictFalse,
-			Fewest: ip(5), ExpectedBound: ip(5), Status: StatusDone, TimeS: 0.25, PeakMiB: 23.5},
-		{File: "tasks/b.yml", Engine: "explicit", BoundUnit: Preemptions, Bound: 2, ExpectedVerdict: VerdictTrue, Verdict: VerdictUnknown,
-			Status: StatusTimeout, TimeS: 60, PeakMiB: 100, Message: "time limit reached"},
-		{File: "tasks/c|d.yml", Engine: "seq", Split: "eager", BoundUnit: Rounds, Bound: 1, ExpectedVerdict: VerdictTrue, Verdict: VerdictFalse,
-			Fewest: ip(1), Status: StatusDone, TimeS: 1, PeakMiB: 10},
+		{File: "tasks/a.yml", Property: UnreachError, Engine: "cbr", Split: "lazy", BoundUnit: Contexts, Bound: 5, ExpectedVerdict: VerdictFalse, Verdict: VerdictFalse,
+			Fewest: ip(5), ExpectedBound: ip(5), Status: StatusDone, TimeS: 0.25, CPUS: 0.5, PeakMiB: 23.5},
+		{File: "tasks/b.yml", Property: UnreachError, Engine: "explicit", BoundUnit: Preemptions, Bound: 2, ExpectedVerdict: VerdictTrue, Verdict: VerdictUnknown,
+			Status: StatusTimeout, TimeS: 60, CPUS: 59.5, PeakMiB: 100, Message: "time limit reached"},
+		{File: "tasks/c|d.yml", Property: UnreachError, Engine: "seq", Split: "eager", BoundUnit: Rounds, Bound: 1, ExpectedVerdict: VerdictTrue, Verdict: VerdictFalse,
+			Fewest: ip(1), Status: StatusDone, TimeS: 1, CPUS: 1, PeakMiB: 10},
+		{File: "sv/x.yml", Property: UnreachCall, Engine: "cbr", Split: "lazy", BoundUnit: Contexts, Bound: 3, Unbounded: true, ExpectedVerdict: VerdictTrue,
+			Verdict: VerdictTrue, Status: StatusDone, TimeS: 2, CPUS: 3, PeakMiB: 30},
+		{File: "sv/x.yml", Property: "no-data-race.prp", Engine: "cbr", Split: "lazy", BoundUnit: Contexts, Unbounded: true, ExpectedVerdict: VerdictFalse,
+			Verdict: VerdictUnknown, Status: StatusUnsupported, Message: "property not checked: CHECK( init(main()), LTL(G ! data-race) )"},
+		{File: "sv/y.yml", Property: UnreachCall, Engine: "cbr", Split: "lazy", BoundUnit: Contexts, Unbounded: true, ExpectedVerdict: VerdictFalse,
+			Verdict: VerdictUnknown, Status: StatusFailed, TimeS: 0.5, CPUS: 0.25, PeakMiB: 5, Message: "cbreach refused the task: y.i:1:1: syntax error"},
 	}
 	for i := range rows {
 		rows[i].Judge()
@@ -69,26 +75,36 @@ func TestWriters(t *testing.T) {
 	rows := sampleRows()
 	var md bytes.Buffer
 	require.NoError(t, WriteMarkdown(&md, rows))
-	require.Equal(t, `| task | engine | bound | expected | verdict | result | fewest | expected fewest | status | time (s) | peak (MiB) | score | message |
-|---|---|--:|---|---|---|--:|---|---|--:|--:|--:|---|
-| tasks/a.yml | cbr lazy | 5 contexts | false | false | correct | 5 | 5 (matches) | done | 0.250 | 23.5 | 1 |  |
-| tasks/b.yml | explicit | 2 preemptions | true | unknown | unknown |  |  | timeout | 60.000 | 100.0 | 0 | time limit reached |
-| tasks/c\|d.yml | seq eager | 1 rounds | true | false | wrong | 1 |  | done | 1.000 | 10.0 | -16 |  |
+	require.Equal(t, `| task | property | engine | bound | expected | verdict | result | fewest | expected fewest | status | time (s) | cpu (s) | peak (MiB) | score | message |
+|---|---|---|--:|---|---|---|--:|---|---|--:|--:|--:|--:|---|
+| tasks/a.yml | unreach-error.prp | cbr lazy | 5 contexts | false | false | correct | 5 | 5 (matches) | done | 0.250 | 0.500 | 23.5 | 1 |  |
+| tasks/b.yml | unreach-error.prp | explicit | 2 preemptions | true | unknown | unknown |  |  | timeout | 60.000 | 59.500 | 100.0 | 0 | time limit reached |
+| tasks/c\|d.yml | unreach-error.prp | seq eager | 1 rounds | true | false | wrong | 1 |  | done | 1.000 | 1.000 | 10.0 | -16 |  |
+| sv/x.yml | unreach-call.prp | cbr lazy | none (deepened to 3 contexts) | true | true | correct |  |  | done | 2.000 | 3.000 | 30.0 | 2 |  |
+| sv/x.yml | no-data-race.prp | cbr lazy | none | false | unknown | unknown |  |  | unsupported | 0.000 | 0.000 | 0.0 | 0 | property not checked: CHECK( init(main()), LTL(G ! data-race) ) |
+| sv/y.yml | unreach-call.prp | cbr lazy | none | false | unknown | unknown |  |  | failed | 0.500 | 0.250 | 5.0 | 0 | cbreach refused the task: y.i:1:1: syntax error |
 
-3 tasks: 1 correct (0 true, 1 false), 1 wrong (0 true, 1 false), 1 unknown (0 failed, 0 cancelled); score -15
+| directory | tasks | correct true | correct false | unknown | failed | wrong | score | cpu (s) | wall (s) |
+|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|
+| sv | 3 | 1 | 0 | 2 | 1 | 0 | 2 | 3.250 | 2.500 |
+| tasks | 3 | 0 | 1 | 1 | 0 | 1 | -15 | 61.000 | 61.250 |
+| total | 6 | 1 | 1 | 3 | 1 | 1 | -13 | 64.250 | 63.750 |
+
+6 tasks: 2 correct (1 true, 1 false), 1 wrong (0 true, 1 false), 3 unknown (1 failed, 0 cancelled); score -13
 `, md.String())
 
 	var csv bytes.Buffer
-	require.NoError(t, WriteCSV(&csv, rows))
-	require.Equal(t, `task,engine,bound,expected,verdict,result,fewest,expected fewest,status,time (s),peak (MiB),score,message
-tasks/a.yml,cbr lazy,5 contexts,false,false,correct,5,5 (matches),done,0.250,23.5,1,
-tasks/b.yml,explicit,2 preemptions,true,unknown,unknown,,,timeout,60.000,100.0,0,time limit reached
-tasks/c|d.yml,seq eager,1 rounds,true,false,wrong,1,,done,1.000,10.0,-16,
+	require.NoError(t, WriteCSV(&csv, rows[:3]))
+	require.Equal(t, `task,property,engine,bound,expected,verdict,result,fewest,expected fewest,status,time (s),cpu (s),peak (MiB),score,message
+tasks/a.yml,unreach-error.prp,cbr lazy,5 contexts,false,false,correct,5,5 (matches),done,0.250,0.500,23.5,1,
+tasks/b.yml,unreach-error.prp,explicit,2 preemptions,true,unknown,unknown,,,timeout,60.000,59.500,100.0,0,time limit reached
+tasks/c|d.yml,unreach-error.prp,seq eager,1 rounds,true,false,wrong,1,,done,1.000,1.000,10.0,-16,
 `, csv.String())
 
 	var js bytes.Buffer
 	require.NoError(t, WriteJSON(&js, rows))
 	require.Contains(t, js.String(), `"file": "tasks/b.yml",
+      "property": "unreach-error.prp",
       "engine": "explicit",
       "bound_unit": "preemptions",
       "bound": 2,
@@ -101,13 +117,19 @@ tasks/c|d.yml,seq eager,1 rounds,true,false,wrong,1,,done,1.000,10.0,-16,
       "correct": null,
       "score": 0,
       "time_s": 60,
+      "cpu_s": 59.5,
       "peak_mib": 100,
       "message": "time limit reached"`)
+	require.Contains(t, js.String(), `"directories": [
+    {
+      "directory": "sv",
+      "tasks": 3,`)
 	rep, err := ReadJSON(&js)
 	require.NoError(t, err)
 	require.Equal(t, rows, rep.Tasks)
-	require.Equal(t, -15, rep.Score)
+	require.Equal(t, -13, rep.Score)
 	require.Equal(t, Summarize(rows), rep.Summary)
+	require.Equal(t, []Group{{Dir: "sv", Summary: Summarize(rows[3:])}, {Dir: "tasks", Summary: Summarize(rows[:3])}}, rep.Directories)
 
 	js.Reset()
 	require.NoError(t, WriteJSON(&js, nil))
@@ -120,9 +142,9 @@ func TestSlurmScriptAndCollect(t *testing.T) {
 	for _, name := range []string{"a", "b", "c"} {
 		file := filepath.Join(dir, name+".yml")
 		require.NoError(t, os.WriteFile(file, []byte(good), 0o644))
-		task, _, err := ReadFile(file)
+		tasks, _, err := ReadFile(file)
 		require.NoError(t, err)
-		jobs = append(jobs, Prepare(task, Settings{}))
+		jobs = append(jobs, Prepare(tasks[0], Settings{}))
 	}
 	sl := &Slurm{Dir: filepath.Join(dir, "run"), Partition: "debug", Args: "--qos=short --account=x", Chunk: 2, CPUs: 2}
 	s := Settings{Exe: "/opt/cb reach", Timeout: 90 * time.Second, MaxMemory: 2 << 30, GoMaxProcs: 3}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,7 +56,9 @@ func Prepare(t *Task, s Settings) Job {
 	if s.Split != "" {
 		j.Split = s.Split
 	}
-	j.Err = Check(j.Engine, j.Split, t)
+	if t.Skip == "" {
+		j.Err = Check(j.Engine, j.Split, t)
+	}
 	if j.Split == "" && j.Engine != "explicit" {
 		j.Split = "lazy"
 	}
@@ -65,7 +68,12 @@ func Prepare(t *Task, s Settings) Job {
 // Args is the command line of the task's run (without the binary).
 func (j *Job) Args(s Settings) []string {
 	t := j.Task
-	args := []string{"--json", "--engine", j.Engine, "-k", strconv.Itoa(t.Bound)}
+	args := []string{"--json", "--engine", j.Engine}
+	if t.Unbounded {
+		args = append(args, "--unbounded")
+	} else {
+		args = append(args, "-k", strconv.Itoa(t.Bound))
+	}
 	if t.Unit == Preemptions {
 		args = append(args, "--count", "preemptions")
 	}
@@ -95,6 +103,9 @@ func (j *Job) Args(s Settings) []string {
 	if m.MaxThreads > 0 {
 		args = append(args, "--max-threads", strconv.Itoa(m.MaxThreads))
 	}
+	if t.DataModel != "" {
+		args = append(args, "--data-model", t.DataModel)
+	}
 	return append(append(args, readerArgs(t)...), "--", t.Input)
 }
 
@@ -121,9 +132,14 @@ func readerArgs(t *Task) []string {
 
 // Run runs one job in a process of its own and returns its row. When ctx
 // is cancelled the process is interrupted and the row is cancelled,
-// unless it finished with a verdict.
+// unless it finished with a verdict. A task cbreach does not check (its
+// Skip) is not run: its row is unknown, status unsupported.
 func Run(ctx context.Context, j *Job, s Settings) Row {
 	row := NewRow(j.Task, j.Engine, j.Split)
+	if j.Task.Skip != "" {
+		row.Status, row.Message = StatusUnsupported, j.Task.Skip
+		return row
+	}
 	if j.Err != "" {
 		row.Status, row.Message = StatusFailed, j.Err
 		return row
@@ -153,6 +169,7 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 			row.PeakMiB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
 		}
+		row.CPUS = (st.UserTime() + st.SystemTime()).Seconds()
 	}
 	// The exit status decides, even when the run was interrupted: a
 	// verdict that came in time stands.
@@ -191,12 +208,21 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 	if s.Figures {
 		row.Figures = figures(&out)
 	}
+	if j.Task.Unbounded {
+		row.Bound = out.Bound // how far the run deepened
+	}
 	switch out.Verdict {
 	case "safe":
 		row.Verdict = VerdictTrue
+		if why := unproved(j.Task, &out); why != "" {
+			row.Verdict, row.Message = VerdictUnknown, why
+		}
 	case "violation":
 		row.Verdict = VerdictFalse
 		row.Fewest = out.Fewest
+		if why := untraced(j.Task, &out); why != "" {
+			row.Verdict, row.Fewest, row.Message = VerdictUnknown, nil, why
+		}
 	case "unknown":
 		row.Message = out.Reason
 		switch {
@@ -206,6 +232,8 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 			row.Status = StatusMemory
 		case strings.HasPrefix(out.Reason, "cancelled"):
 			row.Status = StatusCancelled
+		case unsupportedRE.MatchString(out.Reason):
+			row.Status = StatusUnsupported
 		}
 	default:
 		row.Status, row.Message = StatusFailed, fmt.Sprintf("cbreach answered %q", out.Verdict)
@@ -216,6 +244,53 @@ func Run(ctx context.Context, j *Job, s Settings) Row {
 	}
 	row.Judge()
 	return row
+}
+
+// unsupportedRE matches the reason of an unknown answer for a construct
+// the reader refused (diag.Unsupported: "FILE:LINE:COL: not supported:
+// WHAT", or without a position).
+var unsupportedRE = regexp.MustCompile(`(^|: )not supported: `)
+
+// unproved says why a safe answer is not the verdict true, or "" when it
+// is: a task that needs a proof for every bound (Task.NeedsProof) is
+// true only when cbreach proved convergence (the reachable
+// configurations or visible states stopped growing) for every number of
+// threads the program can start; safety within a bound, or for a thread
+// bound the program exceeds, is not a proof.
+func unproved(t *Task, out *schema.Output) string {
+	switch {
+	case !t.NeedsProof():
+		return ""
+	case out.CompleteThreads != nil:
+		return fmt.Sprintf("safe for at most %d threads only: the program can start more", *out.CompleteThreads)
+	case out.Convergence == nil:
+		return fmt.Sprintf("safe within %d %s, not proved for every bound", out.Bound, out.Unit)
+	}
+	return ""
+}
+
+// untraced says why a violation is not the verdict false, or "" when it
+// is: false needs a violation with a trace (replayed by cbreach on the
+// explicit semantics), unless the task turned traces off (traces: false,
+// for experiments that measure the engines) and asks for safety within
+// a bound; SV-COMP's unreach-call always needs one.
+func untraced(t *Task, out *schema.Output) string {
+	if t.More.NoTraces && !t.NeedsProof() {
+		return ""
+	}
+	why := ""
+	for _, v := range out.Violations {
+		if v.Trace != nil {
+			return ""
+		}
+		if why == "" && v.TraceError != "" {
+			why = ": " + v.TraceError
+		}
+	}
+	if t.More.NoTraces {
+		return "a violation without a trace (traces: false): not a verdict for " + t.PropertyFile
+	}
+	return "a violation without a trace" + why
 }
 
 // figures are the work figures of cbreach's JSON.

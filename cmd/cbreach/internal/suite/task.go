@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,13 +18,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The properties cbreach checks, named by the file name of a task's
-// property_file (benchmarks/tasks/properties holds both files).
-const (
-	UnreachError = "unreach-error.prp" // no assertion failure or error label is reachable
-	CubaTarget   = "cuba-target.prp"   // CUBA's target visible state is not reachable
-)
-
 // The units of a bound, as the options of a task name them.
 const (
 	Contexts    = "contexts"
@@ -31,25 +25,49 @@ const (
 	Preemptions = "preemptions"
 )
 
-// Task is one task definition: the input, the property with its expected
-// verdict and cbreach's options. Paths are as the task file names them,
-// joined to the task file's directory.
+// Task is one verification task as SV-COMP counts them: a task
+// definition with one of its properties (a file that lists several
+// properties with expected verdicts makes several Tasks, one row each).
+// Paths are as the task file names them, joined to the task file's
+// directory.
 type Task struct {
-	File  string `json:"file"`  // the task definition, as found
-	Input string `json:"input"` // the program (.pds, .bp or CUBA's .pds)
+	File string `json:"file"` // the task definition, as found
+	// Input is the program (.pds, .bp or CUBA's .pds); "" when no reader
+	// of the table reads the input files (Skip says so).
+	Input string `json:"input"`
 	// Files are the files that go with the program (CUBA's .init and
 	// .spec), by the flags that name them (readers.Companion.Flag).
-	Files    map[string]string `json:"files,omitempty"`
-	Kind     string            `json:"kind"`            // the format: the name of its reader (frontend/readers), "pds", "bp" or "cuba"
-	Property string            `json:"property"`        // UnreachError or CubaTarget
-	Expected bool              `json:"expected"`        // the expected verdict: true is safe within the bound
-	ExpBound int               `json:"expected_bound"`  // the fewest contexts, rounds or preemptions of the violation; -1 when not given
-	Engine   string            `json:"engine"`          // cbr (default), seq or explicit
-	Split    string            `json:"split,omitempty"` // lazy or eager; "" when not given
-	Unit     string            `json:"unit"`            // Contexts, Rounds or Preemptions
-	Bound    int               `json:"bound"`           // the bound, in Unit
-	More     More              `json:"more,omitzero"`   // cbreach's further settings; zero keeps its defaults
+	Files map[string]string `json:"files,omitempty"`
+	Kind  string            `json:"kind"` // the format: the name of its reader (frontend/readers), "pds", "bp" or "cuba"; "" when none reads it
+	// Property is the property checked, UnreachCall, UnreachError or
+	// CubaTarget, told by the content of PropertyFile; "" for one cbreach
+	// does not check (Skip says which).
+	Property     string `json:"property"`
+	PropertyFile string `json:"property_file"`   // as the task file names it
+	Expected     bool   `json:"expected"`        // the expected verdict: true is safe (within the bound, for UnreachError and CubaTarget with a bound)
+	ExpBound     int    `json:"expected_bound"`  // the fewest contexts, rounds or preemptions of the violation; -1 when not given
+	Engine       string `json:"engine"`          // cbr (default), seq or explicit
+	Split        string `json:"split,omitempty"` // lazy or eager; "" when not given
+	Unit         string `json:"unit"`            // Contexts, Rounds or Preemptions; Contexts when Unbounded
+	Bound        int    `json:"bound"`           // the bound, in Unit; 0 when Unbounded
+	// Unbounded says the task gives no bound (as SV-COMP's tasks do): the
+	// run deepens it (cbreach --unbounded) until a violation, a proof for
+	// every bound, or a limit.
+	Unbounded bool `json:"unbounded,omitempty"`
+	// DataModel is the options' data_model, ILP32 or LP64, for a reader
+	// of C (cbreach --data-model); "" when not given.
+	DataModel string `json:"data_model,omitempty"`
+	More      More   `json:"more,omitzero"` // cbreach's further settings; zero keeps its defaults
+	// Skip, when set, says why the task is not run: its property is not
+	// one cbreach checks, or no reader reads its input. Its row is
+	// unknown (status unsupported) with Skip as the message.
+	Skip string `json:"skip,omitempty"`
 }
+
+// NeedsProof reports whether a true verdict must hold for every bound:
+// for UnreachCall, and for any task without a bound. Only UnreachError
+// and CubaTarget with a bound ask for safety within that bound.
+func (t *Task) NeedsProof() bool { return t.Unbounded || t.Property == UnreachCall }
 
 // More are cbreach's further settings of a task (docs/tasks.md, "Further
 // options"), for experiments that measure rather than check: the zero
@@ -134,8 +152,9 @@ func isTaskFile(p string) bool {
 	return ext == ".yml" || ext == ".yaml"
 }
 
-// ReadFile reads one task definition.
-func ReadFile(file string) (*Task, []Warning, error) {
+// ReadFile reads one task definition: one Task per property it lists
+// with an expected verdict, in the order listed.
+func ReadFile(file string) ([]*Task, []Warning, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		var pe *fs.PathError
@@ -233,28 +252,34 @@ func (r *reader) count(n *yaml.Node, key string, min int) (int, error) {
 }
 
 // Parse reads a task definition from src; file names it in messages and
-// is the base of its relative paths.
-func Parse(file string, src []byte) (*Task, []Warning, error) {
+// is the base of its relative paths. It returns one Task per property
+// listed with an expected verdict.
+func Parse(file string, src []byte) ([]*Task, []Warning, error) {
 	r := &reader{file: file}
-	t, err := r.parse(src)
-	return t, r.warnings, err
+	ts, err := r.parse(src)
+	slices.SortStableFunc(r.warnings, func(a, b Warning) int { return a.Line - b.Line })
+	return ts, r.warnings, err
 }
 
-func (r *reader) parse(src []byte) (*Task, error) {
+// The versions of SV-COMP's task definition format: 1.0 has no options,
+// 2.0 may have them (language, data_model, and cbreach's settings).
+var formatVersions = []string{"1.0", "2.0"}
+
+func (r *reader) parse(src []byte) ([]*Task, error) {
 	file := r.file
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return nil, &Error{File: file, Line: yamlLine(err), Msg: yamlMessage(err)}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, &Error{File: file, Line: 1, Msg: "empty task definition: want format_version, input_files, properties and options"}
+		return nil, &Error{File: file, Line: 1, Msg: "empty task definition: want format_version, input_files and properties"}
 	}
 	top, err := r.entries(doc.Content[0], "task definition")
 	if err != nil {
 		return nil, err
 	}
-	t := &Task{File: file, ExpBound: -1, Engine: "cbr"}
-	var inputs, props, opts, version *yaml.Node
+	base := &Task{File: file, ExpBound: -1, Engine: "cbr"}
+	var inputs, props, opts, optsKey, version *yaml.Node
 	for _, kv := range top {
 		switch kv[0].Value {
 		case "format_version":
@@ -264,7 +289,10 @@ func (r *reader) parse(src []byte) (*Task, error) {
 		case "properties":
 			props = kv[1]
 		case "options":
-			opts = kv[1]
+			optsKey, opts = kv[0], kv[1]
+		case "required_files":
+			// Files the tool may read besides its inputs: cbreach reads
+			// none, and a reader finds the ones it needs itself.
 		default:
 			r.warnf(kv[0], "unknown key %q (ignored)", kv[0].Value)
 		}
@@ -272,42 +300,79 @@ func (r *reader) parse(src []byte) (*Task, error) {
 	root := doc.Content[0]
 	switch {
 	case version == nil:
-		return nil, r.errorf(root, "missing format_version: want format_version: '2.0'")
-	case version.Kind != yaml.ScalarNode || version.Value != "2.0":
-		return nil, r.errorf(version, "format_version: want '2.0', got %s", kindWords(version))
+		return nil, r.errorf(root, "missing format_version: want format_version: '2.0' (or '1.0', without options)")
+	case version.Kind != yaml.ScalarNode || !slices.Contains(formatVersions, version.Value):
+		return nil, r.errorf(version, "format_version: want '2.0' or '1.0', got %s", kindWords(version))
 	case inputs == nil:
 		return nil, r.errorf(root, "missing input_files: want the program to check")
 	case props == nil:
-		return nil, r.errorf(root, "missing properties: want one property with its expected_verdict")
-	case opts == nil:
-		return nil, r.errorf(root, "missing options: want the bound (contexts, rounds or preemptions)")
+		return nil, r.errorf(root, "missing properties: want a list of properties, each with property_file and expected_verdict")
+	case opts != nil && version.Value == "1.0":
+		return nil, r.errorf(optsKey, "options: format_version '1.0' has none; give format_version '2.0'")
 	}
-	var propNode *yaml.Node
-	if err := r.properties(t, props, &propNode); err != nil {
+	if opts != nil {
+		if err := r.options(base, opts); err != nil {
+			return nil, err
+		}
+	}
+	if base.Unit == "" {
+		base.Unbounded, base.Unit = true, Contexts
+	}
+	ps, err := r.properties(props)
+	if err != nil {
 		return nil, err
 	}
-	if err := r.options(t, opts); err != nil {
+	checked := ""
+	for _, p := range ps {
+		if p.Kind != "" {
+			checked = p.Kind
+		}
+	}
+	if err := r.inputs(base, inputs, checked); err != nil {
 		return nil, err
 	}
-	if err := r.inputs(t, inputs); err != nil {
-		return nil, err
+	var tasks []*Task
+	for _, p := range ps {
+		t := *base
+		t.Property, t.PropertyFile, t.Expected, t.ExpBound = p.Kind, p.file, p.expected, p.expBound
+		if t.Files != nil {
+			t.Files = maps.Clone(t.Files)
+		}
+		if p.Kind == "" {
+			t.Skip = p.NotChecked()
+		}
+		if p.Kind != "" && !t.Unbounded && !t.Expected && t.ExpBound > t.Bound {
+			return nil, r.errorf(p.node, "expected_bound %d is above the bound (%s: %d): the violation cannot be found, so the expected verdict would be true", t.ExpBound, t.Unit, t.Bound)
+		}
+		tasks = append(tasks, &t)
 	}
-	if !t.Expected && t.ExpBound > t.Bound {
-		return nil, r.errorf(propNode, "expected_bound %d is above the bound (%s: %d): the violation cannot be found, so the expected verdict would be true", t.ExpBound, t.Unit, t.Bound)
-	}
-	return t, nil
+	return tasks, nil
 }
 
-// properties reads the list of properties: exactly one of cbreach's.
-func (r *reader) properties(t *Task, n *yaml.Node, at **yaml.Node) error {
+// property is a property of the list, with its expected verdict.
+type property struct {
+	Property
+	node     *yaml.Node
+	file     string // property_file, as given
+	expected bool
+	expBound int
+}
+
+// properties reads the list of properties: those with an expected
+// verdict, each told by its content (ReadProperty). At most one is a
+// property cbreach checks; the others make rows that say they are not
+// checked. A property without expected_verdict (SV-COMP's
+// coverage-error-call in pthread-wmm) is not scored: it gets no row.
+func (r *reader) properties(n *yaml.Node) ([]property, error) {
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		return r.errorf(n, "properties: want a list of properties, each with property_file and expected_verdict, got %s", kindWords(n))
+		return nil, r.errorf(n, "properties: want a list of properties, each with property_file and expected_verdict, got %s", kindWords(n))
 	}
-	found := 0
+	var out []property
+	var checked *yaml.Node
 	for _, p := range n.Content {
 		kvs, err := r.entries(p, "property")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var file, verdict, bound *yaml.Node
 		for _, kv := range kvs {
@@ -318,51 +383,56 @@ func (r *reader) properties(t *Task, n *yaml.Node, at **yaml.Node) error {
 				verdict = kv[1]
 			case "expected_bound":
 				bound = kv[1]
+			case "subproperty":
+				// The violated part of a property (valid-deref of
+				// valid-memsafety): none of cbreach's has parts.
 			default:
 				r.warnf(kv[0], "unknown key %q in a property (ignored)", kv[0].Value)
 			}
 		}
 		if file == nil {
-			return r.errorf(p, "property without property_file")
+			return nil, r.errorf(p, "property without property_file")
 		}
 		pf, err := r.str(file, "property_file")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		name := filepath.Base(pf)
-		if name != UnreachError && name != CubaTarget {
-			r.warnf(file, "property %s is not one cbreach checks (%s or %s): ignored", pf, UnreachError, CubaTarget)
-			continue
+		src, err := os.ReadFile(r.join(pf))
+		if err != nil {
+			return nil, r.errorf(file, "property_file %s: no such file (benchmarks/tasks/properties has %s and %s; SV-COMP's are in sv-benchmarks' c/properties)", pf, UnreachError, CubaTarget)
 		}
-		if found++; found > 1 {
-			return r.errorf(file, "a second property cbreach checks: a task has one (write one task per property)")
-		}
-		if _, err := os.Stat(r.join(pf)); err != nil {
-			return r.errorf(file, "property_file %s: no such file (benchmarks/tasks/properties has %s and %s)", pf, UnreachError, CubaTarget)
-		}
-		t.Property, *at = name, p
+		prop := property{Property: ReadProperty(pf, src), node: p, file: pf, expBound: -1}
 		if verdict == nil {
-			return r.errorf(p, "property %s without expected_verdict (true: no violation within the bound; false: a violation)", name)
+			continue // checked, in SV-COMP, but not scored: no row
 		}
-		if t.Expected, err = r.boolean(verdict, "expected_verdict"); err != nil {
-			return err
+		if prop.expected, err = r.boolean(verdict, "expected_verdict"); err != nil {
+			return nil, err
 		}
-		if bound != nil {
-			if t.Expected {
-				return r.errorf(bound, "expected_bound goes with expected_verdict: false (the fewest contexts, rounds or preemptions of the violation)")
+		if prop.Kind != "" {
+			if checked != nil {
+				return nil, r.errorf(file, "a second property cbreach checks (the first on line %d): a task has one (write one task per property)", checked.Line)
 			}
-			if t.ExpBound, err = r.count(bound, "expected_bound", 0); err != nil {
-				return err
+			checked = file
+			if bound != nil {
+				if prop.expected {
+					return nil, r.errorf(bound, "expected_bound goes with expected_verdict: false (the fewest contexts, rounds or preemptions of the violation)")
+				}
+				if prop.expBound, err = r.count(bound, "expected_bound", 0); err != nil {
+					return nil, err
+				}
 			}
 		}
+		out = append(out, prop)
 	}
-	if found == 0 {
-		return r.errorf(n, "no property cbreach checks: want property_file %s or %s", UnreachError, CubaTarget)
+	if len(out) == 0 {
+		return nil, r.errorf(n, "no property with an expected_verdict: nothing to score (want expected_verdict: true or false)")
 	}
-	return nil
+	return out, nil
 }
 
-// options reads cbreach's settings: engine, split and exactly one bound.
+// options reads the options of format 2.0: SV-COMP's language and
+// data_model, and cbreach's settings: engine, split and at most one
+// bound (none: the run deepens it).
 func (r *reader) options(t *Task, n *yaml.Node) error {
 	kvs, err := r.entries(n, "options")
 	if err != nil {
@@ -386,6 +456,21 @@ func (r *reader) options(t *Task, n *yaml.Node) error {
 			if t.Split != "lazy" && t.Split != "eager" {
 				return r.errorf(v, "split: want lazy or eager, got %q", t.Split)
 			}
+		case "language":
+			lang, err := r.str(v, "language")
+			if err != nil {
+				return err
+			}
+			if lang != "C" {
+				r.warnf(v, "language %s: cbreach chooses the reader by the input's suffix (ignored)", lang)
+			}
+		case "data_model":
+			if t.DataModel, err = r.str(v, "data_model"); err != nil {
+				return err
+			}
+			if t.DataModel != "ILP32" && t.DataModel != "LP64" {
+				return r.errorf(v, "data_model: want ILP32 or LP64, got %q", t.DataModel)
+			}
 		case "all", "prune", "max_tuples", "traces", "max_threads":
 			if err := r.more(&t.More, k.Value, v); err != nil {
 				return err
@@ -406,9 +491,6 @@ func (r *reader) options(t *Task, n *yaml.Node) error {
 		default:
 			r.warnf(k, "unknown key %q in options (ignored)", k.Value)
 		}
-	}
-	if unitKey == nil {
-		return r.errorf(n, "options: no bound: give one of contexts, rounds or preemptions")
 	}
 	return nil
 }
@@ -449,9 +531,11 @@ func (r *reader) join(p string) string {
 // (CUBA's .init and .spec, found beside the program when not listed).
 // The table of readers (frontend/readers) says which suffixes name
 // programs and which the files that go with them; the program's suffix
-// chooses its reader, but for the property CubaTarget, which the reader
-// with a target file (CUBA's .spec) checks.
-func (r *reader) inputs(t *Task, n *yaml.Node) error {
+// chooses its reader, but for the property CubaTarget (prop), which the
+// reader with a target file (CUBA's .spec) checks. An input file whose
+// suffix no reader reads (a C program before there is a reader of C) is
+// not malformed: the task is skipped, its Skip saying so.
+func (r *reader) inputs(t *Task, n *yaml.Node, prop string) error {
 	var items []*yaml.Node
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -464,6 +548,7 @@ func (r *reader) inputs(t *Task, n *yaml.Node) error {
 	}
 	byExt := map[string]*yaml.Node{}
 	var prog *yaml.Node
+	var unread []string           // the files no reader reads
 	listed := map[string]string{} // the files that go with the program, by suffix
 	for _, it := range items {
 		p, err := r.str(it, "input_files")
@@ -487,15 +572,20 @@ func (r *reader) inputs(t *Task, n *yaml.Node) error {
 		case companionOf(ext) != nil:
 			listed[ext] = r.join(p)
 		default:
-			return r.errorf(it, "input_files: %s is none of %s", p, strings.Join(suffixes(), ", "))
+			unread = append(unread, p)
 		}
+	}
+	if len(unread) > 0 {
+		t.Input, t.Kind = "", ""
+		t.Skip = fmt.Sprintf("no reader reads %s (cbreach reads %s)", strings.Join(unread, ", "), readers.Or(programSuffixes()))
+		return nil
 	}
 	if prog == nil {
 		return r.errorf(n, "input_files: no program (%s)", readers.Or(programSuffixes()))
 	}
 	ext := strings.ToLower(filepath.Ext(t.Input))
 	rd := readers.BySuffix(ext)
-	if t.Property == CubaTarget {
+	if prop == CubaTarget {
 		rd = nil
 		for _, o := range readers.All {
 			if o.TargetFile() != nil && slices.Contains(o.Suffixes, ext) {
@@ -520,7 +610,7 @@ func (r *reader) inputs(t *Task, n *yaml.Node) error {
 	base := strings.TrimSuffix(t.Input, filepath.Ext(t.Input))
 	for _, c := range rd.Companions {
 		f := listed[c.Suffix]
-		if f == "" && (c.Required || c.Target && t.Property == CubaTarget) {
+		if f == "" && (c.Required || c.Target && prop == CubaTarget) {
 			if _, err := os.Stat(base + c.Suffix); err != nil {
 				return r.errorf(n, "input_files: the %s %s has no %s beside it; list it in input_files", rd.Noun, prog.Value, c.Suffix)
 			}
@@ -603,6 +693,8 @@ func Check(eng, split string, t *Task) string {
 		unit = cbr.Rounds
 	}
 	switch {
+	case t.Unbounded && !e.Unbounded:
+		return fmt.Sprintf("the task gives no bound, and engine %s does not deepen one (engine %s does)", eng, engines.Or(engines.Where(func(e engines.Entry) bool { return e.Unbounded })))
 	case !e.Counts(unit) && unit == cbr.Rounds:
 		return fmt.Sprintf("a bound in rounds needs engine %s, not %s", engines.Or(engines.Counting(cbr.Rounds)), eng)
 	case !e.Counts(unit):

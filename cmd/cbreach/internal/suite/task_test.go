@@ -12,11 +12,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// properties are property files by name: cbreach's two, three of
+// SV-COMP's (as in sv-benchmarks' c/properties).
+var properties = map[string]string{
+	UnreachError:              "// a comment\nCHECK( init(main()), LTL(G ! call(reach_error())) ) within the bound\n",
+	CubaTarget:                "CHECK( init(.init), LTL(G ! visible(.spec)) ) within the bound\n",
+	UnreachCall:               "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+	"no-data-race.prp":        "CHECK( init(main()), LTL(G ! data-race) )\n",
+	"coverage-error-call.prp": "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n",
+}
+
 // taskDir writes the property files and a program into a temporary
 // directory and returns it.
 func taskDir(t *testing.T) string {
 	dir := t.TempDir()
-	for _, f := range []string{UnreachError, CubaTarget, "p.pds", "q.bp", "s.pds", "s.init", "s.spec"} {
+	for f, src := range properties {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte(src), 0o644))
+	}
+	for _, f := range []string{"p.pds", "q.bp", "s.pds", "s.init", "s.spec", "c.i"} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("x\n"), 0o644))
 	}
 	return dir
@@ -34,10 +47,21 @@ options:
   contexts: 4
 `
 
-func parse(t *testing.T, dir, src string) (*Task, []Warning, error) {
+// parseAll reads src as the task file t.yml of dir.
+func parseAll(t *testing.T, dir, src string) ([]*Task, []Warning, error) {
 	file := filepath.Join(dir, "t.yml")
 	require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
 	return ReadFile(file)
+}
+
+// parse reads src as parseAll does, a task file with one row.
+func parse(t *testing.T, dir, src string) (*Task, []Warning, error) {
+	tasks, warnings, err := parseAll(t, dir, src)
+	if err != nil {
+		return nil, warnings, err
+	}
+	require.Len(t, tasks, 1)
+	return tasks[0], warnings, nil
 }
 
 func TestParseGood(t *testing.T) {
@@ -46,7 +70,7 @@ func TestParseGood(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, warnings)
 	require.Equal(t, &Task{File: filepath.Join(dir, "t.yml"), Input: filepath.Join(dir, "p.pds"), Kind: "pds", Property: UnreachError,
-		Expected: false, ExpBound: 3, Engine: "cbr", Split: "eager", Unit: Contexts, Bound: 4}, task)
+		PropertyFile: UnreachError, Expected: false, ExpBound: 3, Engine: "cbr", Split: "eager", Unit: Contexts, Bound: 4}, task)
 
 	task, _, err = parse(t, dir, strings.NewReplacer("p.pds", "q.bp", "expected_verdict: false\n    expected_bound: 3", "expected_verdict: true",
 		"  engine: cbr\n  split: eager\n  contexts: 4", "  preemptions: 0").Replace(good))
@@ -113,9 +137,8 @@ func TestMoreOptions(t *testing.T) {
 
 func TestParseWarnings(t *testing.T) {
 	dir := taskDir(t)
-	src := "description: a task\n" + strings.Replace(good, "  contexts: 4\n", "  contexts: 4\n  language: C\n", 1)
-	src = strings.Replace(src, "options:", "  - property_file: no-overflow.prp\n    expected_verdict: true\noptions:", 1)
-	src = strings.Replace(src, "expected_bound: 3\n", "expected_bound: 3\n    subproperty: x\n", 1)
+	src := "description: a task\n" + strings.Replace(good, "  contexts: 4\n", "  contexts: 4\n  language: Java\n  colour: red\n", 1)
+	src = strings.Replace(src, "expected_bound: 3\n", "expected_bound: 3\n    subproperty: x\n    note: y\n", 1)
 	task, warnings, err := parse(t, dir, src)
 	require.NoError(t, err, src)
 	require.Equal(t, 4, task.Bound)
@@ -125,9 +148,9 @@ func TestParseWarnings(t *testing.T) {
 	}
 	require.Equal(t, []string{
 		`t.yml:1: warning: unknown key "description" (ignored)`,
-		`t.yml:8: warning: unknown key "subproperty" in a property (ignored)`,
-		`t.yml:9: warning: property no-overflow.prp is not one cbreach checks (unreach-error.prp or cuba-target.prp): ignored`,
-		`t.yml:15: warning: unknown key "language" in options (ignored)`,
+		`t.yml:9: warning: unknown key "note" in a property (ignored)`,
+		`t.yml:14: warning: language Java: cbreach chooses the reader by the input's suffix (ignored)`,
+		`t.yml:15: warning: unknown key "colour" in options (ignored)`,
 	}, got)
 }
 
@@ -140,19 +163,20 @@ func TestParseErrors(t *testing.T) {
 		{"not yaml", "format_version: '2.0'\ninput_files: p.pds\nproperties: x: y\n", `t.yml:3: not valid YAML: mapping values are not allowed`},
 		{"empty", "", `t.yml:1: empty task definition`},
 		{"not a mapping", "- a\n- b\n", `t.yml:1: task definition: want a mapping`},
-		{"version", r("'2.0'", "'1.0'"), `t.yml:1: format_version: want '2.0', got "1.0"`},
+		{"version", r("'2.0'", "'3.0'"), `t.yml:1: format_version: want '2.0' or '1.0', got "3.0"`},
+		{"options in 1.0", r("'2.0'", "'1.0'"), `t.yml:7: options: format_version '1.0' has none; give format_version '2.0'`},
+		{"data model", r("contexts: 4", "data_model: LLP64"), `t.yml:10: data_model: want ILP32 or LP64, got "LLP64"`},
 		{"no version", r("format_version: '2.0'\n", ""), `t.yml:1: missing format_version`},
 		{"no input", r("input_files: 'p.pds'\n", ""), `t.yml:1: missing input_files`},
-		{"no options", good[:strings.Index(good, "options:")], `t.yml:1: missing options`},
 		{"twice", r("options:", "format_version: '2.0'\noptions:"), `t.yml:7: task definition: key "format_version" given twice (first on line 1)`},
 		{"missing input", r("p.pds", "none.pds"), `t.yml:2: input file none.pds: no such file`},
 		{"input kind", r("p.pds", "s.init"), `t.yml:2: input_files: no program (.pds or .bp)`},
 		{"two programs", r("'p.pds'", "[p.pds, q.bp]"), `t.yml:2: input_files: one program per task, not a .pds and a .bp`},
 		{"cuba files without cuba", r("'p.pds'", "[p.pds, s.init]"), `t.yml:2: input_files: a .init or .spec belongs to a CUBA system`},
 		{"properties not a list", r("properties:\n  - property_file: unreach-error.prp\n    expected_verdict: false\n    expected_bound: 3\n", "properties: unreach-error.prp\n"), `t.yml:3: properties: want a list of properties`},
-		{"no property of ours", r("unreach-error", "no-overflow"), `t.yml:4: no property cbreach checks`},
+		{"two of ours", r("options:", "  - property_file: unreach-call.prp\n    expected_verdict: true\noptions:"), `t.yml:7: a second property cbreach checks (the first on line 4)`},
 		{"missing property file", r("- property_file: unreach-error.prp", "- property_file: ../unreach-error.prp"), `t.yml:4: property_file ../unreach-error.prp: no such file`},
-		{"no verdict", r("    expected_verdict: false\n", ""), `t.yml:4: property unreach-error.prp without expected_verdict`},
+		{"no verdict", r("    expected_verdict: false\n", ""), `t.yml:4: no property with an expected_verdict: nothing to score`},
 		{"verdict word", r("verdict: false", "verdict: unsafe"), `t.yml:5: expected_verdict: want true or false, got "unsafe"`},
 		{"bound with true", r("verdict: false", "verdict: true"), `t.yml:6: expected_bound goes with expected_verdict: false`},
 		{"bound word", r("expected_bound: 3", "expected_bound: three"), `t.yml:6: expected_bound: want a whole number of at least 0, got "three"`},
@@ -160,7 +184,6 @@ func TestParseErrors(t *testing.T) {
 		{"engine", r("engine: cbr", "engine: spin"), `t.yml:8: engine: want cbr, seq, explicit or auto, got "spin"`},
 		{"split", r("split: eager", "split: sideways"), `t.yml:9: split: want lazy or eager, got "sideways"`},
 		{"two units", r("contexts: 4", "contexts: 4\n  rounds: 4"), `t.yml:11: options: contexts and rounds both given`},
-		{"no unit", r("  contexts: 4\n", ""), `t.yml:8: options: no bound: give one of contexts, rounds or preemptions`},
 		{"zero contexts", r("contexts: 4", "contexts: 0"), `t.yml:10: contexts: want a whole number of at least 1, got "0"`},
 		{"negative preemptions", r("contexts: 4", "preemptions: -1"), `t.yml:10: preemptions: want a whole number of at least 0, got "-1"`},
 		{"options not a mapping", r("options:\n  engine: cbr\n  split: eager\n  contexts: 4", "options: [cbr]"), `t.yml:7: options: want a mapping`},
@@ -241,9 +264,13 @@ func TestShippedTasks(t *testing.T) {
 	modelRE := regexp.MustCompile(`(?m)^// EXPECTED: (?:assertion violation, fewest contexts (\d+)|safe for every bound)`)
 	boolRE := regexp.MustCompile(`^// EXPECTED: (?:violation, fewest contexts (\d+)|safe within (\d+) contexts)`)
 	for _, f := range files {
-		task, warnings, err := ReadFile(f)
+		tasks, warnings, err := ReadFile(f)
 		require.NoError(t, err)
 		require.Empty(t, warnings, f)
+		require.Len(t, tasks, 1, f)
+		task := tasks[0]
+		require.False(t, task.Unbounded, f)
+		require.Equal(t, "", task.Skip, f)
 		require.Equal(t, "", Check(task.Engine, task.Split, task), f)
 		rel, err := filepath.Rel(root, task.Input)
 		require.NoError(t, err)
