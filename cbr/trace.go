@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/cbreach/cbreach/bdd"
@@ -235,12 +234,11 @@ func (t *Trace) Check(n *pds.Network, f Found, unit Unit) error {
 			if len(st) == 0 || st[len(st)-1].Label != s.Rule.From {
 				return bad("context %d, step %d: rule %d does not read thread %d's top", i+1, j+1, s.Rule.Index, c.Thread)
 			}
-			succ, err := stepper.By(cur, c.Thread, s.Rule)
+			ok, err := stepper.Allows(cur, c.Thread, s.Rule, s.After)
 			if err != nil {
 				return err
 			}
-			key := s.After.Key()
-			if !slices.ContainsFunc(succ, func(d explicit.Config) bool { return d.Key() == key }) {
+			if !ok {
 				return bad("context %d, step %d: thread %d cannot go from %s to %s by rule %d", i+1, j+1, c.Thread, cur.Format(n), s.After.Format(n), s.Rule.Index)
 			}
 			s.Starts = started(n, cur, s.After)

@@ -25,6 +25,7 @@ var sampleAnswers = map[string]map[cbr.Unit]string{
 	"examples/recursion.pds":             {cbr.Contexts: "violation 2", cbr.Rounds: "violation 2"},
 	"benchmarks/boolean/bluetooth-v1.bp": {cbr.Contexts: "violation 3", cbr.Rounds: "violation 2"},
 	"cmd/cbreach/testdata/cuba/two.pds":  {cbr.Contexts: "violation 2", cbr.Rounds: ""},
+	"examples/lost-update.c":             {cbr.Contexts: "safe", cbr.Rounds: "violation 3"},
 }
 
 // TestEveryEngineAndReader runs every row of both tables through the

@@ -50,7 +50,7 @@ func TestFormatFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--format", "c", two}, `cbreach: --format: want pds, bp or cuba, got "c"`},
+		{[]string{"--format", "java", two}, `cbreach: --format: want pds, bp, cuba or c, got "java"`},
 		{[]string{"--format", "pds", "--cuba", two}, "cbreach: --format pds and --cuba exclude each other"},
 		{[]string{"--bp", "--cuba", two}, "cbreach: --bp and --cuba exclude each other"},
 		{[]string{"--init", "x.init", two}, "cbreach: --init and --target go with --cuba"},

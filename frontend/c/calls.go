@@ -213,7 +213,7 @@ func (l *lowerer) pthread(name string, x *cc.PostfixExpression, as []cc.Expressi
 		if v, ok := constValue(as[1]); !ok || v != 0 {
 			l.unsupported(as[1], "pthread_join's result pointer")
 		}
-		id := l.value(as[0], ctype{k: kInt, w: 32})
+		id := l.value(as[0], l.idType())
 		l.emit(&ast.AssertStmt{TokPos: pos, Tok: token.ASSUME, X: &ast.IndexExpr{X: ident(doneName, pos), Index: id}})
 		return zero()
 	case "pthread_exit":
@@ -385,12 +385,12 @@ func (l *lowerer) create(x *cc.PostfixExpression, as []cc.ExpressionNode, pos to
 	}
 	next := ident(nextName, pos)
 	l.emit(&ast.AtomicStmt{Atomic: pos, Body: block([]ast.Stmt{
-		assign(target(v, index, pos), l.conv(next, ctype{k: kInt, w: 32}, v.t.scalar(), x)),
+		assign(target(v, index, pos), l.conv(next, l.idType(), v.t.scalar(), x)),
 		&ast.IfStmt{If: pos, Cond: &ast.BinaryExpr{X: ident(nextName, pos), Op: token.LSS, Y: lit(uint64(l.maxTid))},
 			Then: block([]ast.Stmt{assign(ident(nextName, pos), &ast.BinaryExpr{X: ident(nextName, pos), Op: token.ADD, Y: lit(1)})})},
 	})})
 	w := l.wrapper(name, pos)
-	l.emit(&ast.StartStmt{Start: pos, Call: &ast.CallExpr{Fun: ident(w, pos), Args: []ast.Expr{l.conv(target(v, index, pos), v.t.scalar(), ctype{k: kInt, w: 32}, x)}}})
+	l.emit(&ast.StartStmt{Start: pos, Call: &ast.CallExpr{Fun: ident(w, pos), Args: []ast.Expr{l.conv(target(v, index, pos), v.t.scalar(), l.idType(), x)}}})
 }
 
 // wrapper is the procedure a joinable thread runs: the thread function,
@@ -402,12 +402,23 @@ func (l *lowerer) wrapper(name string, pos token.Pos) string {
 	}
 	l.wrappers[w] = true
 	l.decls = append(l.decls, &ast.ProcDecl{Proc: pos, Name: ident(w, pos),
-		Params: []*ast.Param{{Type: typeExpr(ctype{k: kInt, w: 32}), Name: ident("id", pos)}},
+		Params: []*ast.Param{{Type: typeExpr(l.idType()), Name: ident("id", pos)}},
 		Body: block([]ast.Stmt{
 			&ast.CallStmt{Call: &ast.CallExpr{Fun: ident(name, pos)}},
 			assign(&ast.IndexExpr{X: ident(doneName, pos), Index: ident("id", pos)}, boolLit(true)),
 		})})
 	return w
+}
+
+// idType is the type of the thread ids the lowering hands out: wide
+// enough for 0 .. maxTid, so that #done's index costs few bits (a
+// pthread_t holds the id, converted).
+func (l *lowerer) idType() ctype {
+	w := 1
+	for 1<<w <= l.maxTid {
+		w++
+	}
+	return ctype{k: kInt, w: w}
 }
 
 func itoa(n int) string {

@@ -490,6 +490,21 @@ func (l *lowerer) conditional(x *cc.ConditionalExpression) (ast.Expr, ctype) {
 	as := l.capture(func() { a = l.value(x.ExpressionList, t) })
 	bs := l.capture(func() { b = l.value(x.ConditionalExpression, t) })
 	if len(as) == 0 && len(bs) == 0 {
+		if t.k == kBool {
+			// (c && a) || (!c && b): both sides are without effects.
+			notC := &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: &ast.ParenExpr{X: c}}
+			return &ast.ParenExpr{X: &ast.BinaryExpr{
+				X:  &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.ParenExpr{X: c}, OpPos: pos, Op: token.LAND, Y: &ast.ParenExpr{X: a}}},
+				Op: token.LOR, OpPos: pos,
+				Y: &ast.ParenExpr{X: &ast.BinaryExpr{X: notC, OpPos: pos, Op: token.LAND, Y: &ast.ParenExpr{X: b}}}}}, t
+		}
+		// A constant branch gets the type's width.
+		if _, ok := a.(*ast.BasicLit); ok {
+			a = &ast.ConvExpr{X: a, Width: t.w}
+		}
+		if _, ok := b.(*ast.BasicLit); ok {
+			b = &ast.ConvExpr{X: b, Width: t.w}
+		}
 		return &ast.ParenExpr{X: &ast.CondExpr{Cond: c, Then: a, Else: b}}, t
 	}
 	r := l.temp(t)

@@ -145,7 +145,7 @@ func (l *lowerer) run() (*lowered, error) {
 	}
 	l.declareGlobal(&variable{name: haltName, t: tBool, global: true}, nil, false)
 	if l.joins {
-		l.declareGlobal(&variable{name: nextName, t: ctype{k: kInt, w: 32}, global: true}, nil, false)
+		l.declareGlobal(&variable{name: nextName, t: l.idType(), global: true}, nil, false)
 		l.declareGlobal(&variable{name: doneName, t: ctype{k: kBool, n: l.maxTid + 1}, global: true}, nil, false)
 	}
 	l.need("main")

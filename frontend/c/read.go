@@ -123,14 +123,17 @@ func sysIncludes() []string {
 	return append(dirs, "/usr/include/x86_64-linux-gnu", "/usr/include")
 }
 
+var ccWhere = regexp.MustCompile(` \([a-z0-9_]+\.go:\d+:[^)]*\)$`)
+
 var ccPos = regexp.MustCompile(`^(.*?):(\d+):(\d+): (.*)$`)
 
 // ccErrors turns cc's errors ("file:line:col: message" per line) into an
 // ErrorList.
 func ccErrors(name string, err error) error {
-	var list diag.ErrorList
+	var list, unplaced diag.ErrorList
 	for _, line := range strings.Split(err.Error(), "\n") {
-		line = strings.TrimSpace(line)
+		// cc ends a message with the place in its own source: "(check.go:5373:check:)".
+		line = strings.TrimSpace(ccWhere.ReplaceAllString(line, ""))
 		if line == "" {
 			continue
 		}
@@ -140,7 +143,10 @@ func ccErrors(name string, err error) error {
 			list.Add(diag.Pos{File: m[1], Line: ln, Col: col}, m[4])
 			continue
 		}
-		list.Add(diag.Pos{File: name}, line)
+		unplaced.Add(diag.Pos{File: name}, strings.TrimPrefix(line, name+": "))
+	}
+	if len(list) == 0 {
+		list = unplaced
 	}
 	if len(list) == 0 {
 		return &diag.InputError{Err: errors.New(name + ": " + err.Error())}

@@ -107,9 +107,9 @@ func TestRowWithoutSample(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
-	_, err := Lookup("c")
-	require.EqualError(t, err, `want pds, bp or cuba, got "c"`)
-	require.Equal(t, "pds, bp or cuba", Names())
+	_, err := Lookup("java")
+	require.EqualError(t, err, `want pds, bp, cuba or c, got "java"`)
+	require.Equal(t, "pds, bp, cuba or c", Names())
 	for name, want := range map[string]string{"a.pds": "pds", "A.BP": "bp", "a.Pds": "pds", "-": "", "a.init": "", "bp": ""} {
 		got := ""
 		if r := BySuffix(name); r != nil {
@@ -153,7 +153,7 @@ func TestLoad(t *testing.T) {
 		{name: "b.pds", want: "b.pds looks like a Boolean program (procedures with begin ... end), not a .pds program: run it with --bp"},
 		{name: "b.pds", reader: bp, files: []string{"b.pds"}},
 		{name: "notbp.bp", want: "notbp.bp was read as a Boolean program for its .bp extension, but it does not look like one " +
-			"(no procedure with begin ... end): give --cuba for a CUBA system, or name a .pds program .pds\nnotbp.bp:1:"},
+			"(no procedure with begin ... end): give --cuba for a CUBA system, name a .pds program .pds, or name a C program .i\nnotbp.bp:1:"},
 		{name: "bad.bp", want: "bad.bp:1:19: undeclared variable x"},
 		{name: "notbp.bp", reader: bp, want: "notbp.bp:1:"},
 		{name: "none.pds", want: "cannot read none.pds: file does not exist"},
@@ -194,6 +194,6 @@ func TestLoadFailedKeepsReader(t *testing.T) {
 
 func TestOthers(t *testing.T) {
 	bp, _ := Lookup("bp")
-	require.Equal(t, "give --cuba for a CUBA system, or name a .pds program .pds", others(bp))
-	require.Equal(t, "give --cuba for a CUBA system, or name a Boolean program .bp", others(All[0]))
+	require.Equal(t, "give --cuba for a CUBA system, name a .pds program .pds, or name a C program .i", others(bp))
+	require.Equal(t, "give --cuba for a CUBA system, name a Boolean program .bp, or name a C program .i", others(All[0]))
 }

@@ -68,6 +68,27 @@ func (s *Stepper) By(c Config, thread int, rule *pds.Rule) (succ []Config, err e
 	return succ, nil
 }
 
+// Allows reports whether rule takes the thread from c to want: By with
+// the enumeration restricted to want's values, so that a step that sets a
+// 32-bit variable to any value is checked in one BDD operation rather
+// than by listing 2^32 successors.
+func (s *Stepper) Allows(c Config, thread int, rule *pds.Rule, want Config) (ok bool, err error) {
+	defer bddFailure(&err)
+	if thread < 0 || thread >= len(c.Threads) || len(c.Threads[thread]) == 0 {
+		return false, nil
+	}
+	x := newExpansion(s.cs, c, thread, false)
+	x.want = &want
+	succ, _, _, _ := expand(x, s.maxThreads, s.maxDepth, rule)
+	key := want.Key()
+	for _, d := range succ {
+		if d.Key() == key {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // Enabled reports whether the given thread can move in c: its stack is
 // not empty and some rule at its top has a solution for c's globals and
 // the top frame's locals (the rule's relation alone: a push beyond the

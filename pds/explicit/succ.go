@@ -338,7 +338,12 @@ func successors(cs *constraints, c Config, thread int, maxThreads, maxDepth int,
 	if len(c.Threads[thread]) == 0 {
 		return nil, nil, false, false
 	}
-	x := newExpansion(cs, c, thread, share)
+	return expand(newExpansion(cs, c, thread, share), maxThreads, maxDepth, only)
+}
+
+// expand applies the rules of x's top (only one, when not nil).
+func expand(x *expansion, maxThreads, maxDepth int, only *pds.Rule) (succ []Config, rules []*pds.Rule, cutoff, capped bool) {
+	n := x.cs.n
 	for _, r := range n.RulesFrom(x.top.Label) {
 		if only != nil && r.Index != only.Index {
 			continue // by index: a network built again has rules of its own
@@ -383,8 +388,13 @@ type expansion struct {
 	// and the threads a fork appends: seen tells them apart by those
 	// parts, not by their whole keys (a configuration may have many
 	// threads).
-	seen           map[string]bool
-	rule           *pds.Rule // the rule being applied
+	seen map[string]bool
+	rule *pds.Rule // the rule being applied
+	// want, when set, is the one successor looked for (Stepper.Allows):
+	// the solutions are restricted to its values, so that a rule that
+	// sets a wide variable to any value is checked without enumerating
+	// them.
+	want           *Config
 	succ           []Config
 	rules          []*pds.Rule
 	cutoff, capped bool
@@ -450,13 +460,59 @@ func (x *expansion) solve(r *pds.Rule, key string, outs ...output) [][][]uint64 
 	for _, o := range outs {
 		groups = append(groups, localVecs(n, o.p, o.c))
 	}
-	return cs.solutions(key, func() bdd.Node {
+	rel := func() bdd.Node {
 		rel := []bdd.Node{r.Rel, x.here()}
 		for _, o := range outs {
 			rel = append(rel, cs.unused(o.p, o.c))
 		}
 		return n.M.And(rel...)
-	}, groups...)
+	}
+	if x.want != nil {
+		w := x.wanted(r, outs)
+		return enumerate(n, n.M.And(rel(), w), groups...)
+	}
+	return cs.solutions(key, rel, groups...)
+}
+
+// wanted is the constraint of x.want on a rule's outputs: the globals in
+// GNext and the frames the rule makes (the new top, and the frame saved
+// below a push or a forked thread's); false when want's shape is not one
+// the rule can make.
+func (x *expansion) wanted(r *pds.Rule, outs []output) bdd.Node {
+	cs, n, w := x.cs, x.cs.n, x.want
+	if len(w.Globals) != len(x.c.Globals) || x.thread >= len(w.Threads) {
+		return n.M.False()
+	}
+	c := []bdd.Node{cs.globalsAre(pds.GNext, w.Globals)}
+	st := w.Threads[x.thread]
+	frame := func(i int, p *pds.Proc, copy int) bool {
+		if i < 0 || i >= len(st) || st[i].Label.Proc != p || len(st[i].Locals) != len(p.Locals) {
+			return false
+		}
+		c = append(c, cs.localsAre(p, copy, st[i].Locals))
+		return true
+	}
+	top := len(st) - 1
+	ok := true
+	switch r.Kind {
+	case pds.Step:
+		ok = frame(top, outs[0].p, pds.LNext)
+	case pds.Push:
+		ok = frame(top, outs[0].p, pds.LNext) && frame(top-1, outs[1].p, pds.LSaved)
+	case pds.Fork:
+		ok = frame(top, outs[0].p, pds.LNext)
+		if ok && len(w.Threads) == len(x.c.Threads)+1 {
+			child := w.Threads[len(w.Threads)-1]
+			ok = len(child) == 1 && len(child[0].Locals) == len(outs[1].p.Locals)
+			if ok {
+				c = append(c, cs.localsAre(outs[1].p, pds.LSaved, child[0].Locals))
+			}
+		}
+	}
+	if !ok {
+		return n.M.False()
+	}
+	return n.M.And(c...)
 }
 
 // step applies a step rule, <g, (γ, l)> -> <g', (γ', l')>: a rule of the

@@ -1,6 +1,6 @@
 module example.com/embed
 
-go 1.24.0
+go 1.25
 
 require github.com/cbreach/cbreach v0.0.0
 

@@ -81,7 +81,7 @@ type Threads struct {
 
 // Violation is one violation site with its fewest units of the bound.
 type Violation struct {
-	Kind       string `json:"kind"` // assert, bounds, or target
+	Kind       string `json:"kind"` // assert, bounds, division by zero (C programs), or target
 	Pos        string `json:"pos"`
 	Thread     int    `json:"thread"`
 	Proc       string `json:"proc"`

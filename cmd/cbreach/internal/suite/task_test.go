@@ -170,7 +170,7 @@ func TestParseErrors(t *testing.T) {
 		{"no input", r("input_files: 'p.pds'\n", ""), `t.yml:1: missing input_files`},
 		{"twice", r("options:", "format_version: '2.0'\noptions:"), `t.yml:7: task definition: key "format_version" given twice (first on line 1)`},
 		{"missing input", r("p.pds", "none.pds"), `t.yml:2: input file none.pds: no such file`},
-		{"input kind", r("p.pds", "s.init"), `t.yml:2: input_files: no program (.pds or .bp)`},
+		{"input kind", r("p.pds", "s.init"), `t.yml:2: input_files: no program (.pds, .bp, .i or .c)`},
 		{"two programs", r("'p.pds'", "[p.pds, q.bp]"), `t.yml:2: input_files: one program per task, not a .pds and a .bp`},
 		{"cuba files without cuba", r("'p.pds'", "[p.pds, s.init]"), `t.yml:2: input_files: a .init or .spec belongs to a CUBA system`},
 		{"properties not a list", r("properties:\n  - property_file: unreach-error.prp\n    expected_verdict: false\n    expected_bound: 3\n", "properties: unreach-error.prp\n"), `t.yml:3: properties: want a list of properties`},
