@@ -192,7 +192,7 @@ func (l *lowerer) inlineCall(x *cc.PostfixExpression, fd *cc.FunctionDefinition,
 	fs.inline = fs.inline[:len(fs.inline)-1]
 	fs.atomic--
 	if fs.atomic == 0 && atomicFn {
-		l.emit(&ast.AtomicStmt{Atomic: pos, Body: block(body)})
+		l.emit(&ast.AtomicStmt{Atomic: pos, Body: block(guardHalts(body))})
 	} else {
 		*fs.pre = append(*fs.pre, body...)
 	}

@@ -135,7 +135,7 @@ func (l *lowerer) items(items []*cc.BlockItem, out *[]ast.Stmt) {
 			if l.fn.atomic > 0 {
 				*out = append(*out, body...)
 			} else {
-				*out = append(*out, &ast.AtomicStmt{Atomic: l.nodePos(it.Statement), Body: block(body)})
+				*out = append(*out, &ast.AtomicStmt{Atomic: l.nodePos(it.Statement), Body: block(guardHalts(body))})
 			}
 			i = j
 			continue
@@ -540,4 +540,45 @@ func (l *lowerer) labeled(s *cc.LabeledStatement, out *[]ast.Stmt) {
 	}
 	pos := l.pos(s.Token)
 	*out = append(*out, &ast.LabeledStmt{Label: ident(name, pos), Colon: pos, Stmt: block(body)})
+}
+
+// guardHalts makes the statements of an atomic body that follow one that
+// may halt the program (abort, exit, a failed assume) run only when it did
+// not: a halt ends the process at once, even inside one step.
+func guardHalts(list []ast.Stmt) []ast.Stmt {
+	for i, s := range list {
+		if is, ok := s.(*ast.IfStmt); ok {
+			if b, ok := is.Then.(*ast.BlockStmt); ok {
+				b.List = guardHalts(b.List)
+			}
+			if b, ok := is.Else.(*ast.BlockStmt); ok {
+				b.List = guardHalts(b.List)
+			}
+		}
+		if b, ok := s.(*ast.BlockStmt); ok {
+			b.List = guardHalts(b.List)
+		}
+		if i+1 < len(list) && mayHalt(s) {
+			rest := guardHalts(list[i+1:])
+			notHalted := &ast.UnaryExpr{Op: token.NOT, X: ident(haltName, s.Pos())}
+			return append(list[:i+1:i+1], &ast.IfStmt{If: s.Pos(), Cond: notHalted, Then: block(rest)})
+		}
+	}
+	return list
+}
+
+// mayHalt reports whether s assigns the halt flag.
+func mayHalt(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok {
+			for _, x := range a.Lhs {
+				if id, ok := x.(*ast.Ident); ok && id.Name == haltName {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
