@@ -51,6 +51,14 @@ func (l *lowerer) call(x *cc.PostfixExpression, stmt bool) (ast.Expr, ctype) {
 		return l.userCall(x, fd, stmt)
 	case strings.HasPrefix(name, "__VERIFIER_nondet_"):
 		t := l.typeOf(x.Type(), x)
+		if t.k == kPtr {
+			// Any pointer: used only as a number (converted to an
+			// integer or a bool), so any value of its width.
+			if stmt {
+				return nil, ctype{k: kVoid}
+			}
+			t = ctype{k: kInt, w: t.w}
+		}
 		if t.k != kInt && t.k != kBool {
 			l.unsupported(x, name+" (a nondeterministic "+t.String()+")")
 		}
@@ -358,7 +366,7 @@ func (l *lowerer) create(x *cc.PostfixExpression, as []cc.ExpressionNode, pos to
 	p.thread = true
 	ft := p.def.Declarator.Type().(*cc.FunctionType)
 	if ps := ft.Parameters(); len(ps) == 1 && ps[0].Declarator != nil {
-		if d := ps[0].Declarator; d.ReadCount() > 0 || d.WriteCount() > 0 {
+		if d := ps[0].Declarator; used(p.def, d) {
 			l.unsupported(as[3], "a thread argument that the thread uses")
 		}
 	}

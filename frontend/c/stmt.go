@@ -23,7 +23,7 @@ func (l *lowerer) function(p *procInfo) {
 		}
 		t := l.typeOf(d.Type(), d)
 		if t.k == kPtr || fs.isMain {
-			if d.ReadCount() > 0 || d.WriteCount() > 0 {
+			if used(fd, d) {
 				l.unsupported(d, "a pointer parameter that is used ("+d.Name()+")")
 			}
 			p.params = append(p.params, nil)
@@ -581,4 +581,23 @@ func mayHalt(s ast.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// used reports whether the body of fd uses parameter d other than in
+// "(void)d;", the idiom that silences a compiler about an unused one.
+func used(fd *cc.FunctionDefinition, d *cc.Declarator) bool {
+	if d.ReadCount() == 0 && d.WriteCount() == 0 {
+		return false
+	}
+	toks := cc.NodeTokens(fd.CompoundStatement)
+	name := d.Name()
+	for i, t := range toks {
+		if t.Ch != rune(cc.IDENTIFIER) || t.SrcStr() != name {
+			continue
+		}
+		if i < 3 || i+1 >= len(toks) || toks[i-3].SrcStr() != "(" || toks[i-2].SrcStr() != "void" || toks[i-1].SrcStr() != ")" || toks[i+1].SrcStr() != ";" {
+			return true
+		}
+	}
+	return false
 }
