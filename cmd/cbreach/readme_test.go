@@ -86,6 +86,12 @@ func TestReadmeCommands(t *testing.T) {
 	require.Equal(t, exitViolation, code, errb)
 	require.Regexp(t, `^VIOLATION .* first reached with 4 contexts\n`, out)
 
+	// A C program.
+	require.Contains(t, readme, "`go run ./cmd/cbreach -k 5 examples/lost-update.c` loses an update")
+	out, errb, code = runIn(t, repoRoot, "-k", "5", "examples/lost-update.c")
+	require.Equal(t, exitViolation, code, errb)
+	require.Regexp(t, `^VIOLATION .* first reached with 5 contexts\n`, out)
+
 	// --dot writes a chart; --version prints one line.
 	dir := t.TempDir()
 	require.Contains(t, readme, "`--dot chart.dot` writes the trace")
