@@ -368,7 +368,11 @@ func (c *compiler) errLabel(site ast.Node) *pds.Label {
 	switch site := site.(type) {
 	case *ast.AssertStmt:
 		name := c.uniqueName(fmt.Sprintf("%s.L%d.assert", ps.p.Name, pos.Line))
-		l = c.b.ErrorLabel(ps.p, name, pds.Assert, "assert("+c.srcText(site.X)+")", pos)
+		msg := "assert(" + c.srcText(site.X) + ")"
+		if site.Msg != "" {
+			msg = site.Msg
+		}
+		l = c.b.ErrorLabel(ps.p, name, pds.Assert, msg, pos)
 		c.points[l] = &point{node: site, tag: "assert", proc: ps}
 	case *ast.IndexExpr:
 		name := c.uniqueName(fmt.Sprintf("%s.L%d.bounds", ps.p.Name, pos.Line))

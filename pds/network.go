@@ -2,6 +2,7 @@ package pds
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cbreach/cbreach/bdd"
 	"github.com/cbreach/cbreach/pds/diag"
@@ -114,6 +115,12 @@ type Init struct {
 	Any   bool
 	Value uint64
 }
+
+// Bookkeeping reports whether a global is a reader's own bookkeeping
+// rather than a variable of the program: its name starts with '#' (the C
+// reader's halt flag and thread ids), which no input language can
+// spell. Traces leave such globals out, as they do hidden ones.
+func (g *Global) Bookkeeping() bool { return strings.HasPrefix(g.Name, "#") }
 
 // Global is a shared variable.
 type Global struct {

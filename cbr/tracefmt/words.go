@@ -68,7 +68,7 @@ func (p *Printer) Globals(c explicit.Config) string {
 	var gs []string
 	for i, v := range c.Globals {
 		g := p.net.Globals[i]
-		if !g.Hidden {
+		if !g.Hidden && !g.Bookkeeping() {
 			gs = append(gs, g.Name+"="+g.Type.Format(v))
 		}
 	}

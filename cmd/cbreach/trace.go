@@ -184,7 +184,7 @@ func (t *tracer) globalsJSON(c explicit.Config) map[string]any {
 	arrays := map[string][]any{}
 	for i, v := range c.Globals {
 		g := t.net.Globals[i]
-		if g.Hidden {
+		if g.Hidden || g.Bookkeeping() {
 			continue
 		}
 		if base, ok := arrayBase(g.Name); ok {

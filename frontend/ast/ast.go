@@ -388,6 +388,9 @@ type (
 		X      Expr
 		Rparen token.Pos
 		Semi   token.Pos
+		// Msg (set only by a reader) replaces the failed assertion's
+		// text in the error's message: "reach_error() called".
+		Msg string
 	}
 
 	// AtomicStmt is atomic Body.

@@ -41,7 +41,7 @@ func (l *lowerer) call(x *cc.PostfixExpression, stmt bool) (ast.Expr, ctype) {
 	fd := l.funcs[name]
 	switch {
 	case name == "reach_error" || name == "__VERIFIER_error":
-		l.emit(&ast.AssertStmt{TokPos: pos, Tok: token.ASSERT, X: boolLit(false)})
+		l.emit(&ast.AssertStmt{TokPos: pos, Tok: token.ASSERT, X: boolLit(false), Msg: name + "() called"})
 		return nil, ctype{k: kVoid}
 	case fd != nil && strings.HasPrefix(name, "__VERIFIER_atomic_"):
 		return l.inlineCall(x, fd, true)
