@@ -121,6 +121,11 @@ func TestSemantics(t *testing.T) {
 		{"pthread_exit", `int g; void *w(void *a) { pthread_exit(0); g = 1; return 0; } int main() { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); if (g == 1) reach_error(); return 0; }`, 4, "safe"},
 		{"cond wait may wake", `pthread_mutex_t m; pthread_cond_t cv; int ready; void *w(void *a) { pthread_mutex_lock(&m); pthread_cond_wait(&cv, &m); if (!ready) reach_error(); pthread_mutex_unlock(&m); return 0; } int main() { pthread_t a; pthread_create(&a, 0, w, 0); return 0; }`, 3, "violation 2"},
 		{"shared reads split", `int x, y; void *w(void *a) { x = 1; y = 1; return 0; } int main() { pthread_t a; pthread_create(&a, 0, w, 0); if (y == 1 && x == 0) reach_error(); return 0; }`, 4, "safe"},
+		{"switch promotes", `int main() { char c = -56; unsigned char u = 0; switch (c) { case 200: reach_error(); } switch (u) { case 256: reach_error(); } switch (c) { case -56: u = 1; } if (u == 1) reach_error(); return 0; }`, 1, "violation 1"},
+		{"switch on char misses an out-of-range case", `int main() { char c = -56; unsigned char u = 0; switch (c) { case 200: reach_error(); } switch (u) { case 256: reach_error(); } return 0; }`, 1, "safe"},
+		{"narrow constant sign-extends", `int main() { int x = 0; if ((char)200 + x == -56) reach_error(); return 0; }`, 1, "violation 1"},
+		{"tail returns in an inlined function", `int g; int h(void) { return 4; } int __VERIFIER_atomic_f(int x) { g = h(); if (x) { g = g + 1; return 1; } else { return 2; } } int main() { if (__VERIFIER_atomic_f(1) == 1 && g == 5) reach_error(); return 0; }`, 2, "violation 1"},
+		{"a local hides a global of its name", `int x, y; void *w(void *a) { x = 1; y = 1; return 0; } int main() { pthread_t a; pthread_create(&a, 0, w, 0); { int x = 5; } if (x == 0 && y == 1) reach_error(); return 0; }`, 4, "violation 3"},
 		{"reads in order", `int x, y; void *w(void *a) { x = 1; y = 1; return 0; } int main() { pthread_t a; pthread_create(&a, 0, w, 0); if (x == 0 && y == 1) reach_error(); return 0; }`, 4, "violation 3"},
 	}
 	for _, tc := range cases {
@@ -140,6 +145,11 @@ func TestUnsupported(t *testing.T) {
 		{`long long x; int main() { x = 1; return 0; }`, "64-bit"},
 		{`int f(int x) { return x; } int main() { int (*g)(int) = f; return g(1); }`, "pointer"},
 		{`void *w(void *a) { int *p = a; return 0; } int main() { pthread_t t; int x; pthread_create(&t, 0, w, &x); return 0; }`, "thread argument"},
+		// A return inside a branch, followed by more of the function: the
+		// inlined body would run on after it.
+		{`int g; void __VERIFIER_atomic_f(int x) { if (x) { if (g == 0) return; g = 5; } } int main() { __VERIFIER_atomic_f(1); if (g == 5) reach_error(); return 0; }`, "a return before the end of __VERIFIER_atomic_f"},
+		// Called, not started, w's pthread_exit would end main's thread.
+		{`void *w(void *a) { pthread_exit(0); } int main() { pthread_t t; pthread_create(&t, 0, w, 0); w(0); reach_error(); return 0; }`, "pthread_exit in w, which is also called"},
 	} {
 		_, err := c.Read("prog.c", []byte(header+tc.src), c.Options{})
 		var u *diag.Unsupported

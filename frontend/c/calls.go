@@ -105,6 +105,7 @@ func (l *lowerer) userCall(x *cc.PostfixExpression, fd *cc.FunctionDefinition, s
 		l.unsupported(x, "a call of main")
 	}
 	p := l.need(name)
+	p.direct = true
 	pos := l.pos(x.Token)
 	call := &ast.CallExpr{Fun: ident(name, pos)}
 	as := args(x)
@@ -186,13 +187,15 @@ func (l *lowerer) inlineCall(x *cc.PostfixExpression, fd *cc.FunctionDefinition,
 	for list := fd.CompoundStatement.BlockItemList; list != nil; list = list.BlockItemList {
 		items = append(items, list.BlockItem)
 	}
+	// The inlined body has no jumps: a return is lowered as the store of
+	// its value, so it must end the body (the last statement, or the
+	// last of a branch of an if that is).
+	if r := nonTailReturn(items); r != nil {
+		l.unsupported(r, "a return before the end of "+name+" (inlined into an atomic section)")
+	}
 	inner := l.capture(func() {
-		for i, it := range items {
-			fs.returned = false
+		for _, it := range items {
 			l.item(it, fs.pre)
-			if fs.returned && i != len(items)-1 {
-				l.unsupported(it.Statement, "a return before the end of "+name+" (inlined into an atomic section)")
-			}
 		}
 	})
 	// Locals of the inlined function are locals of the caller.
@@ -229,6 +232,7 @@ func (l *lowerer) pthread(name string, x *cc.PostfixExpression, as []cc.Expressi
 		if len(fs.inline) > 0 || fs.atomic > 0 || !(fs.info.thread || fs.isMain) {
 			l.unsupported(x, "pthread_exit outside a thread's start function")
 		}
+		fs.info.exits = true
 		if !pure(as[0]) {
 			l.effect(as[0])
 		}
@@ -439,4 +443,60 @@ func itoa(n int) string {
 		s = digits[n%10:n%10+1] + s
 	}
 	return s
+}
+
+// nonTailReturn is a return among items that does not end them (one
+// after which more of the function would run), or nil.
+func nonTailReturn(items []*cc.BlockItem) cc.Node {
+	for i, it := range items {
+		if i < len(items)-1 || it.Case != cc.BlockItemStmt {
+			if r := firstReturn(it); r != nil {
+				return r
+			}
+			continue
+		}
+		if r := nonTailReturnStmt(it.Statement); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// nonTailReturnStmt is nonTailReturn for the last statement.
+func nonTailReturnStmt(s *cc.Statement) cc.Node {
+	switch s.Case {
+	case cc.StatementJump:
+		return nil
+	case cc.StatementCompound:
+		var items []*cc.BlockItem
+		for list := s.CompoundStatement.BlockItemList; list != nil; list = list.BlockItemList {
+			items = append(items, list.BlockItem)
+		}
+		return nonTailReturn(items)
+	case cc.StatementSelection:
+		ss := s.SelectionStatement
+		if ss.Case == cc.SelectionStatementIf || ss.Case == cc.SelectionStatementIfElse {
+			if r := nonTailReturnStmt(ss.Statement); r != nil {
+				return r
+			}
+			if ss.Statement2 != nil {
+				return nonTailReturnStmt(ss.Statement2)
+			}
+			return nil
+		}
+	case cc.StatementLabeled:
+		return nonTailReturnStmt(s.LabeledStatement.Statement)
+	}
+	return firstReturn(s)
+}
+
+// firstReturn is the first return statement in n, or nil.
+func firstReturn(n cc.Node) cc.Node {
+	var r cc.Node
+	walk(n, func(m cc.Node) {
+		if j, ok := m.(*cc.JumpStatement); ok && j.Case == cc.JumpStatementReturn && r == nil {
+			r = j
+		}
+	})
+	return r
 }

@@ -1,6 +1,7 @@
 package c
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cbreach/cbreach/frontend/ast"
@@ -119,6 +120,16 @@ func (l *lowerer) conv(e ast.Expr, from, to ctype, n cc.Node) ast.Expr {
 		return &ast.ConvExpr{X: e, Width: to.w}
 	case from.w == to.w:
 		return e
+	}
+	if b, ok := e.(*ast.BasicLit); ok && b.Kind == tokNUMBER {
+		// A literal has no width of its own in the tree, so the
+		// conversion cannot extend its sign: convert it here.
+		if v, err := strconv.ParseUint(b.Value, 10, 64); err == nil {
+			if from.signed && from.w < 64 && v&(1<<uint(from.w-1)) != 0 {
+				v |= ^uint64(0) << uint(from.w)
+			}
+			return constExpr(v, to)
+		}
 	}
 	return &ast.ConvExpr{X: e, Width: to.w, Signed: from.signed}
 }

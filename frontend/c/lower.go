@@ -62,6 +62,8 @@ type procInfo struct {
 	result ctype
 	params []*variable
 	thread bool // started by pthread_create
+	exits  bool // calls pthread_exit (lowered as its return)
+	direct bool // called by a call of the program (not only started)
 }
 
 // fnState is the state of lowering one function body.
@@ -81,8 +83,6 @@ type fnState struct {
 	isMain bool
 	// cases names the case labels of the switches met.
 	cases map[*cc.LabeledStatement]string
-	// returned: the inlined function's last item was a return.
-	returned bool
 }
 
 // inlineCtx is a function inlined into an atomic region.
@@ -153,6 +153,14 @@ func (l *lowerer) run() (*lowered, error) {
 		f := l.queue[0]
 		l.queue = l.queue[1:]
 		l.function(l.procs[f])
+	}
+	for _, name := range sortedKeys(l.procs) {
+		// pthread_exit ends the thread, lowered as a return from the
+		// start function: a call of that function (not as a thread)
+		// would return to its caller instead.
+		if p := l.procs[name]; p.exits && p.direct {
+			l.unsupported(p.def.Declarator, "pthread_exit in "+name+", which is also called as a function")
+		}
 	}
 	pos := l.pos(main.Declarator.NameTok())
 	l.decls = append(l.decls, &ast.StartStmt{Start: pos, Call: &ast.CallExpr{Fun: ident("main", pos)}})

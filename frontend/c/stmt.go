@@ -2,6 +2,8 @@ package c
 
 import (
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/cbreach/cbreach/frontend/ast"
 	"github.com/cbreach/cbreach/frontend/token"
@@ -239,24 +241,23 @@ func (l *lowerer) simple(n cc.Node, out *[]ast.Stmt, lower func()) {
 
 // shared counts the accesses of n to shared memory: each use of a global,
 // twice for one that ++, -- or a compound assignment both reads and
-// writes, and a call of a function that locks or waits.
+// writes. A name counts by what it resolves to, so a local that hides a
+// global of its name (in this block or in another) is no access.
 func (l *lowerer) shared(n cc.Node) int {
 	if n == nil {
 		return 0
 	}
-	toks := cc.NodeTokens(n)
-	count, rw := 0, false
-	for i, t := range toks {
-		s := t.SrcStr()
-		switch s {
+	count := 0
+	walk(n, func(m cc.Node) {
+		if p, ok := m.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent && l.isGlobal(p) {
+			count++
+		}
+	})
+	rw := false
+	for _, t := range cc.NodeTokens(n) {
+		switch t.SrcStr() {
 		case "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=":
 			rw = true
-		}
-		if t.Ch != rune(cc.IDENTIFIER) {
-			continue
-		}
-		if g := l.globals[s]; g != nil && !l.localNamed(s) && (i+1 >= len(toks) || toks[i+1].SrcStr() != "(") {
-			count++
 		}
 	}
 	if rw && count > 0 {
@@ -265,22 +266,58 @@ func (l *lowerer) shared(n cc.Node) int {
 	return count
 }
 
-// localNamed reports whether a local of the current function (or an
-// inlined one) is called name in C.
-func (l *lowerer) localNamed(name string) bool {
-	for d := range l.fn.locals {
-		if d.Name() == name {
-			return true
-		}
+// isGlobal reports whether the name p resolves to a global of the program
+// (not to a local, a parameter or a function).
+func (l *lowerer) isGlobal(p *cc.PrimaryExpression) bool {
+	d, ok := p.ResolvedTo().(*cc.Declarator)
+	if !ok || d.StorageDuration() != cc.Static || l.globals[d.Name()] == nil {
+		return false
+	}
+	if _, ok := l.fn.locals[d]; ok {
+		return false
 	}
 	for _, in := range l.fn.inline {
-		for d := range in.params {
-			if d.Name() == name {
-				return true
-			}
+		if _, ok := in.params[d]; ok {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// walk calls f on n and on every node below it (the exported fields, as
+// cc.NodeTokens follows them).
+func walk(n cc.Node, f func(cc.Node)) {
+	if n == nil {
+		return
+	}
+	v := reflect.ValueOf(n)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return
+	}
+	if _, ok := n.(cc.Token); ok {
+		return
+	}
+	f(n)
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		fld := t.Field(i)
+		if !fld.IsExported() || strings.HasPrefix(fld.Name, "Token") {
+			continue
+		}
+		fv := v.Field(i)
+		if fv.IsZero() || !fv.CanInterface() {
+			continue
+		}
+		if m, ok := fv.Interface().(cc.Node); ok {
+			walk(m, f)
+		}
+	}
 }
 
 // stmt lowers a statement.
@@ -338,7 +375,10 @@ func (l *lowerer) selection(s *cc.SelectionStatement, out *[]ast.Stmt) {
 // case label that jumps to it, and break as a jump to the end.
 func (l *lowerer) switchStmt(s *cc.SelectionStatement, out *[]ast.Stmt) {
 	pos := l.pos(s.Token)
-	t := l.typeOf(s.ExpressionList.Type(), s.ExpressionList)
+	// The controlling expression is promoted, and each case value
+	// converted to the promoted type (C11 6.8.4.2): a char's switch
+	// does not match case 200.
+	t := l.typeOf(cc.IntegerPromotion(s.ExpressionList.Type()), s.ExpressionList)
 	v := l.temp(t)
 	l.simple(s.ExpressionList, out, func() { l.store(v, nil, s.ExpressionList, pos, out) })
 	end := l.label("end")
@@ -496,7 +536,6 @@ func (l *lowerer) ret(s *cc.JumpStatement, out *[]ast.Stmt) {
 			e := s.ExpressionList
 			l.simple(e, out, func() { l.effect(e) })
 		}
-		fs.returned = true
 		return
 	}
 	res := fs.info.result
