@@ -111,6 +111,8 @@ func TestSemantics(t *testing.T) {
 		{"abort inside an atomic section", `void __VERIFIER_atomic_check(int x) { if (x) { abort(); reach_error(); } } int main() { __VERIFIER_atomic_check(1); return 0; }`, 2, "safe"},
 		{"failed assume inside an atomic section", `int g; int main() { __VERIFIER_atomic_begin(); __VERIFIER_assume(g == 1); reach_error(); __VERIFIER_atomic_end(); return 0; }`, 2, "safe"},
 		{"main's return halts", `int g; void *t(void *a) { if (g == 1) reach_error(); return 0; } int main() { pthread_t h; g = 1; g = 0; pthread_create(&h, 0, t, 0); return 0; }`, 4, "safe"},
+		{"assert.h's assert", `extern void __assert_fail(const char *, const char *, unsigned int, const char *); int g; void *t(void *a) { if (g == 1) reach_error(); return 0; } int main() { pthread_t h; int x = 1; pthread_create(&h, 0, t, 0); ((x == 2) ? (void)0 : __assert_fail("x == 2", "prog.c", 1, "main")); g = 1; return 0; }`, 4, "safe"},
+		{"statement expression", `int main() { int x = 2; ({ if (x == 2) reach_error(); }); return 0; }`, 1, "violation 1"},
 		{"__VERIFIER_error", `int main() { __VERIFIER_error(); return 0; }`, 1, "violation 1"},
 		{"lost update", `int c; void *w(void *a) { c = c + 1; return 0; } int main() { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0); pthread_join(a, 0); pthread_join(b, 0); if (c != 2) reach_error(); return 0; }`, 5, "violation 5"},
 		{"join waits", `int c; void *w(void *a) { c = 1; return 0; } int main() { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); if (c != 1) reach_error(); return 0; }`, 4, "safe"},

@@ -49,15 +49,18 @@
 //     only: &m of a global mutex in the pthread calls, &t of the thread id
 //     in pthread_create, and a pointer parameter of a function inlined
 //     into an atomic section, bound to the &x its call passes.
-//   - Control: if, while, do, for, switch (a jump per case label), goto,
-//     break, continue, return, calls with values, recursion.
+//   - Control: if, while, do, for, switch (a jump per case label, on the
+//     promoted value), goto, break, continue, return, calls with values,
+//     recursion. A function inlined into an atomic section may return
+//     only at its end (a return elsewhere is refused).
 //   - The verifier's functions: reach_error and __VERIFIER_error are the
 //     error (SV-COMP's unreach-call names reach_error; older inputs call
 //     __VERIFIER_error, which the same property meant when they were
 //     written); __VERIFIER_nondet_* returns any value of its type;
 //     __VERIFIER_assume(c) with c false ends the run (the whole program
-//     halts), as do abort, exit and assert.h's failed assert
-//     (__assert_fail), and main's return; __VERIFIER_atomic_begin() ...
+//     halts), as do abort, exit, assert.h's failed assert
+//     (__assert_fail, reached through assert's expansions: a conditional
+//     of type void or a statement expression), and main's return; __VERIFIER_atomic_begin() ...
 //     __VERIFIER_atomic_end() in one block, and a call of a function whose
 //     name starts with __VERIFIER_atomic_, are one step (the function
 //     inlined; a loop inside is refused).

@@ -57,8 +57,27 @@ func (l *lowerer) effect(n cc.ExpressionNode) {
 			return
 		}
 	case *cc.PrimaryExpression:
-		if x.Case == cc.PrimaryExpressionExpr {
+		switch x.Case {
+		case cc.PrimaryExpressionExpr:
 			l.effect(x.ExpressionList)
+			return
+		case cc.PrimaryExpressionStmt:
+			// A statement expression, as glibc's assert expands to: its
+			// statements in order (its value is not used).
+			if l.fn.split {
+				l.fn.split = false // each statement decides its own steps
+			}
+			l.compound(x.CompoundStatement, l.fn.pre)
+			return
+		}
+	case *cc.ConditionalExpression:
+		if x.Case == cc.ConditionalExpressionCond && x.Type().Kind() == cc.Void {
+			// c ? (void)0 : __assert_fail(...), as assert expands to.
+			pos := l.pos(x.Token)
+			c := l.cond(x.LogicalOrExpression)
+			then := l.capture(func() { l.effect(x.ExpressionList) })
+			els := l.capture(func() { l.effect(x.ConditionalExpression) })
+			l.emit(&ast.IfStmt{If: pos, Cond: c, Then: block(then), Else: block(els)})
 			return
 		}
 	}
