@@ -181,6 +181,13 @@ func (l *lowerer) inlineCall(x *cc.PostfixExpression, fd *cc.FunctionDefinition,
 			l.store(v, nil, a, pos, fs.pre)
 		}
 	})
+	if atomicFn && fs.atomic == 0 {
+		// C evaluates the arguments before the call: outside its step.
+		for _, s := range body {
+			l.emit(s)
+		}
+		body = nil
+	}
 	fs.atomic++
 	fs.inline = append(fs.inline, in)
 	var items []*cc.BlockItem
@@ -395,14 +402,17 @@ func (l *lowerer) create(x *cc.PostfixExpression, as []cc.ExpressionNode, pos to
 	if v.t.k != kInt {
 		l.unsupported(as[0], "a thread id of type "+v.t.String())
 	}
-	next := ident(nextName, pos)
+	// The id goes through a local of the thread, so that a thread
+	// writing the pthread_t in between cannot change the id started.
+	tmp := l.temp(l.idType())
 	l.emit(&ast.AtomicStmt{Atomic: pos, Body: block([]ast.Stmt{
-		assign(target(v, index, pos), l.conv(next, l.idType(), v.t.scalar(), x)),
+		assign(ident(tmp.name, pos), ident(nextName, pos)),
+		assign(target(v, index, pos), l.conv(ident(tmp.name, pos), l.idType(), v.t.scalar(), x)),
 		&ast.IfStmt{If: pos, Cond: &ast.BinaryExpr{X: ident(nextName, pos), Op: token.LSS, Y: lit(uint64(l.maxTid))},
 			Then: block([]ast.Stmt{assign(ident(nextName, pos), &ast.BinaryExpr{X: ident(nextName, pos), Op: token.ADD, Y: lit(1)})})},
 	})})
 	w := l.wrapper(name, pos)
-	l.emit(&ast.StartStmt{Start: pos, Call: &ast.CallExpr{Fun: ident(w, pos), Args: []ast.Expr{l.conv(target(v, index, pos), v.t.scalar(), l.idType(), x)}}})
+	l.emit(&ast.StartStmt{Start: pos, Call: &ast.CallExpr{Fun: ident(w, pos), Args: []ast.Expr{ident(tmp.name, pos)}}})
 }
 
 // wrapper is the procedure a joinable thread runs: the thread function,
