@@ -223,3 +223,22 @@ func TestSignedCompare(t *testing.T) {
 		}
 	})
 }
+
+// TestMulConst: a product with a constant (Mul's non-adjacent form) is the
+// product, for every constant of the operand's width, on either side.
+func TestMulConst(t *testing.T) {
+	forEachConfig(t, func(t *testing.T, f *fixture) {
+		m := f.m
+		for _, x := range f.operands(0) {
+			if x.ref == nil || x.width > 6 {
+				continue
+			}
+			for c := uint64(0); c < 1<<x.width; c++ {
+				k := m.ConstVec(c, x.width)
+				val := func(v []uint64) uint64 { return x.value(v[0]) * c }
+				f.checkVec(t, fmt.Sprintf("Mul(%s, %d)", x.name, c), m.Mul(x.vec, k), []Ref{*x.ref}, val)
+				f.checkVec(t, fmt.Sprintf("Mul(%d, %s)", c, x.name), m.Mul(k, x.vec), []Ref{*x.ref}, val)
+			}
+		}
+	})
+}

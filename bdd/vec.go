@@ -62,6 +62,12 @@ func (m *Manager) Sub(a, b Vec) Vec {
 // Mul returns a * b modulo 2^w, w the wider width (shift and add).
 func (m *Manager) Mul(a, b Vec) Vec {
 	a, b = m.widen(a, b)
+	if c, ok := m.constOf(b); ok {
+		return m.mulConst(a, c)
+	}
+	if c, ok := m.constOf(a); ok {
+		return m.mulConst(b, c)
+	}
 	w := len(a)
 	acc := m.ConstVec(0, w)
 	for i := 0; i < w; i++ {
@@ -75,6 +81,49 @@ func (m *Manager) Mul(a, b Vec) Vec {
 			}
 		}
 		acc = m.Add(acc, pp)
+	}
+	return acc
+}
+
+// constOf returns the value of v when every bit of it is a constant.
+func (m *Manager) constOf(v Vec) (uint64, bool) {
+	if len(v) > 64 {
+		return 0, false
+	}
+	var c uint64
+	for i, b := range v {
+		switch {
+		case b.IsTrue():
+			c |= 1 << uint(i)
+		case !b.IsFalse():
+			return 0, false
+		}
+	}
+	return c, true
+}
+
+// mulConst returns a * c in a's width by the non-adjacent form of c: one
+// addition or subtraction of a shifted copy of a per nonzero digit, at
+// most half of the bits plus one, where the shift-and-add of Mul adds one
+// per set bit (a * -3 in 32 bits: 2 terms instead of 31, seconds instead
+// of minutes).
+func (m *Manager) mulConst(a Vec, c uint64) Vec {
+	w := len(a)
+	if w < 64 {
+		c &= 1<<uint(w) - 1
+	}
+	acc := m.ConstVec(0, w)
+	for k := 0; c != 0 && k < w; k++ {
+		if c&1 == 1 {
+			if c&3 == 1 { // digit +1
+				acc = m.Add(acc, m.ShlConst(a, uint64(k)))
+				c--
+			} else { // digit -1: c ends in ...11
+				acc = m.Sub(acc, m.ShlConst(a, uint64(k)))
+				c++
+			}
+		}
+		c >>= 1
 	}
 	return acc
 }
