@@ -2,11 +2,11 @@
 // tasks hold them (a preprocessed .i, or a .c whose includes are found),
 // into a pushdown network: globals to globals, each function's parameters
 // and locals to its frame, calls to pushes, pthread_create to thread
-// creation. The jMoped paper (../shared/papers, Suwimonteerabuth, Esparza
-// and Schwoon, section 4.2, "The Translator") reads Java bytecode the same way: the program's
-// own stack stays a stack, so recursion and unbounded loops need no
-// unrolling, and a proof for every number of contexts is a proof of the
-// program.
+// creation. The jMoped paper (Suwimonteerabuth, Esparza and Schwoon,
+// SPIN 2008, section 4.2, "The Translator") reads Java bytecode the same
+// way: the program's own stack stays a stack, so recursion and unbounded
+// loops need no unrolling, and a proof for every number of contexts is a
+// proof of the program.
 //
 // # Reading
 //
