@@ -86,6 +86,15 @@ func (s *Stepper) Allows(c Config, thread int, rule *pds.Rule, want Config) (ok 
 			return true, nil
 		}
 	}
+	// Not among the restricted successors: the plain enumeration decides
+	// (a fork past the thread bound moves to its cutoff label, which the
+	// restriction to want's values does not describe).
+	succ, _, _, _ = successors(s.cs, c, thread, s.maxThreads, s.maxDepth, rule, false)
+	for _, d := range succ {
+		if d.Key() == key {
+			return true, nil
+		}
+	}
 	return false, nil
 }
 
