@@ -41,6 +41,14 @@ func (z *lazy) traceOf(ctx context.Context, f cbr.Found) (*cbr.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := z.m.Err(); err != nil {
+		// Stopped while finding the violation's valuation, which is then
+		// empty: nothing to chain.
+		return nil, err
+	}
+	if len(v.g) < len(z.s.Net.Globals) {
+		return nil, noWitness("the violation has no valuation of the globals")
+	}
 	n := z.s.Threads
 	rounds := roundsRun(n, v.jv, v.kv)
 	starts, ends := z.chain(v.g, v.jv, v.kv, rounds)
