@@ -175,10 +175,15 @@ func TestAgainstCompiler(t *testing.T) {
 }
 
 // literal is a C constant of the value v that is not a 64-bit one: a
-// value above INT_MAX (of an unsigned variable) gets the suffix U.
+// value above INT_MAX (of an unsigned variable) gets the suffix U, and
+// INT_MIN is written -2147483647 - 1 (2147483648 alone is a long long
+// under ILP32).
 func literal(v string) string {
-	if n, _ := strconv.ParseInt(v, 10, 64); n > 1<<31-1 {
+	switch n, _ := strconv.ParseInt(v, 10, 64); {
+	case n > 1<<31-1:
 		return v + "U"
+	case n == -1<<31:
+		return "(-2147483647 - 1)"
 	}
 	return v
 }
