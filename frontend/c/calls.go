@@ -1,6 +1,7 @@
 package c
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cbreach/cbreach/frontend/ast"
@@ -23,7 +24,7 @@ var ignored = map[string]bool{
 	"pthread_attr_init": true, "pthread_attr_destroy": true, "pthread_attr_setdetachstate": true,
 	"pthread_mutexattr_init": true, "pthread_mutexattr_destroy": true, "pthread_mutex_destroy": true,
 	"pthread_cond_init": true, "pthread_cond_destroy": true, "pthread_cond_signal": true, "pthread_cond_broadcast": true,
-	"pthread_yield": true, "sched_yield": true, "__VERIFIER_atomic_begin": false,
+	"pthread_yield": true, "sched_yield": true,
 }
 
 // halting are the functions that end the whole process.
@@ -112,7 +113,7 @@ func (l *lowerer) userCall(x *cc.PostfixExpression, fd *cc.FunctionDefinition, s
 	ft := fd.Declarator.Type().(*cc.FunctionType)
 	params := ft.Parameters()
 	if ft.IsVariadic() || len(as) != len(params) && !(len(as) == 0 && len(params) == 1 && params[0].Type().Kind() == cc.Void) {
-		l.unsupported(x, "a call with "+itoa(len(as))+" arguments of "+name)
+		l.unsupported(x, "a call with "+strconv.Itoa(len(as))+" arguments of "+name)
 	}
 	for i, a := range as {
 		pt := l.typeOf(params[i].Type(), x)
@@ -356,7 +357,7 @@ func (l *lowerer) mutex(n cc.ExpressionNode) string {
 // create lowers pthread_create(&t, attr, f, arg).
 func (l *lowerer) create(x *cc.PostfixExpression, as []cc.ExpressionNode, pos token.Pos) {
 	if len(as) != 4 {
-		l.unsupported(x, "pthread_create with "+itoa(len(as))+" arguments")
+		l.unsupported(x, "pthread_create with "+strconv.Itoa(len(as))+" arguments")
 	}
 	if v, ok := constValue(as[1]); !ok || v != 0 {
 		l.unsupported(as[1], "thread attributes")
@@ -441,18 +442,6 @@ func (l *lowerer) idType() ctype {
 		w++
 	}
 	return ctype{k: kInt, w: w}
-}
-
-func itoa(n int) string {
-	const digits = "0123456789"
-	if n < 10 && n >= 0 {
-		return digits[n : n+1]
-	}
-	s := ""
-	for ; n > 0; n /= 10 {
-		s = digits[n%10:n%10+1] + s
-	}
-	return s
 }
 
 // nonTailReturn is a return among items that does not end them (one

@@ -260,7 +260,6 @@ func (l *lowerer) assignment(x *cc.AssignmentExpression) (*variable, ast.Expr) {
 	lt := v.t.scalar()
 	// The operation's type: the usual conversions of both sides (for a
 	// shift, the promoted left side).
-	rt := l.typeOf(x.AssignmentExpression.Type(), x.AssignmentExpression)
 	var ot ctype
 	if op == token.SHL || op == token.SHR {
 		ot = l.typeOf(cc.IntegerPromotion(x.UnaryExpression.Type()), x)
@@ -268,7 +267,6 @@ func (l *lowerer) assignment(x *cc.AssignmentExpression) (*variable, ast.Expr) {
 		ot = l.typeOf(cc.UsualArithmeticConversions(x.UnaryExpression.Type(), x.AssignmentExpression.Type()), x)
 	}
 	re, rt2 := l.expr(x.AssignmentExpression)
-	_ = rt
 	var y ast.Expr
 	if op == token.SHL || op == token.SHR {
 		y = l.conv(re, rt2, l.typeOf(cc.IntegerPromotion(x.AssignmentExpression.Type()), x), x)

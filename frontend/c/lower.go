@@ -143,10 +143,10 @@ func (l *lowerer) run() (*lowered, error) {
 			l.globalDecl(ed.Declaration)
 		}
 	}
-	l.declareGlobal(&variable{name: haltName, t: tBool, global: true}, nil, false)
+	l.declareGlobal(&variable{name: haltName, t: tBool, global: true}, nil)
 	if l.joins {
-		l.declareGlobal(&variable{name: nextName, t: l.idType(), global: true}, nil, false)
-		l.declareGlobal(&variable{name: doneName, t: ctype{k: kBool, n: l.maxTid + 1}, global: true}, nil, false)
+		l.declareGlobal(&variable{name: nextName, t: l.idType(), global: true}, nil)
+		l.declareGlobal(&variable{name: doneName, t: ctype{k: kBool, n: l.maxTid + 1}, global: true}, nil)
 	}
 	l.need("main")
 	for len(l.queue) > 0 {
@@ -234,7 +234,7 @@ func (l *lowerer) globalDecl(d *cc.Declaration) {
 			l.globals[name] = v
 			l.globalSeq = append(l.globalSeq, v)
 		}
-		l.declareGlobal(v, id, true)
+		l.declareGlobal(v, id)
 	}
 }
 
@@ -247,7 +247,7 @@ func boolToInt(b bool) int {
 
 // declareGlobal adds (or, for a repeated tentative definition, updates)
 // the declaration of v with the initializer of id.
-func (l *lowerer) declareGlobal(v *variable, id *cc.InitDeclarator, isC bool) {
+func (l *lowerer) declareGlobal(v *variable, id *cc.InitDeclarator) {
 	var pos token.Pos
 	var value ast.Expr
 	if id != nil {
